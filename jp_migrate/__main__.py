@@ -1,0 +1,4 @@
+from jp_migrate.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The `jp-migrate` command group.
+
+Subcommands are imported only when they run (`LazyGroup`), so `--help` and
+`--version` never pay for pydantic, libcst or the MCP SDK.
+Exit codes: 0 nothing to do / all good, 1 something would change or differs,
+2 a usage, input or environment error.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import click
+
+from jp_migrate import __version__
+
+# name → ("module:attribute", one-line help shown by --help without importing the module)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "convert": ("jp_migrate.commands.convert:convert", "Convert legacy Outcome documents to RFD 058 envelopes."),
+    "schema": ("jp_migrate.commands.schema:schema", "Print a shipped JSON Schema (or list them)."),
+    "rules": ("jp_migrate.commands.rules:rules", "List the rules, or run every rule's examples."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, _, attr = target[0].partition(":")
+        command: click.Command = getattr(importlib.import_module(module), attr)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="jp-migrate")
+def cli() -> None:
+    """Migrate JP conversation stores and tools from `Outcome` to RFD 058 content blocks.
+
+    Exit codes: 0 nothing to do, 1 something would change (or differs), 2 error.
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    from jp_migrate.errors import JpMigrateError
+
+    try:
+        code = cli.main(args=argv, prog_name="jp-migrate", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2 if exc.exit_code in (1, 2) else exc.exit_code)
+    except JpMigrateError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    # Subcommands return their exit code.
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,1 @@
+"""Click commands of the foundation (convert, schema, rules); each imported only when run."""

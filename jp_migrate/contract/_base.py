@@ -1,0 +1,55 @@
+"""Shared pydantic configuration and the pydantic-error → ContractError translation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Discriminator, ValidationError
+
+from jp_migrate.errors import ContractError
+
+
+class Lenient(BaseModel):
+    """Strict types, unknown keys ignored (serde's default, no deny_unknown_fields)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", populate_by_name=True)
+
+
+class Open(BaseModel):
+    """Strict types, unknown keys kept (so a round trip loses nothing)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", populate_by_name=True)
+
+
+class Closed(BaseModel):
+    """Strict types, unknown keys rejected."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=True)
+
+
+def tagged(tag: Callable[[Any], str | None], message: str) -> Discriminator:
+    """A callable discriminator: only the chosen member reports errors, so they name the field."""
+    return Discriminator(tag, custom_error_type="bad_tag", custom_error_message=message)
+
+
+def loc_to_field(loc: tuple[Any, ...]) -> str:
+    """Render a pydantic error location as `question.answer_type.Select.options[0]`."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and part.startswith(("~", "function-")):
+            continue  # union tags (ours are spelled `~name`) are not fields
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def contract_error(err: ValidationError, *, what: str) -> ContractError:
+    """The first (most specific) pydantic error as one ContractError naming the field."""
+    # The deepest location is the most specific: `question.answer_type.Select.options`.
+    first = max(err.errors(include_url=False), key=lambda e: len(e.get("loc", ())))
+    field = loc_to_field(tuple(first.get("loc", ())))
+    msg = first.get("msg", "invalid value")
+    return ContractError(f"not a valid {what}: {msg}", field=field)

@@ -1,0 +1,139 @@
+"""Entry points that turn untrusted input into contract models, or one ContractError."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from jp_migrate.contract._base import contract_error
+from jp_migrate.contract.blocks import ContentBlock, Envelope
+from jp_migrate.contract.events import LegacyToolCallResponse, MigratedToolCallResponse
+from jp_migrate.contract.normalized import NormalizedOutcome
+from jp_migrate.contract.outcome import Outcome
+from jp_migrate.errors import ContractError
+
+M = TypeVar("M", bound=BaseModel)
+
+Document = bytes | str | Mapping[str, Any]
+
+
+def load_json(data: bytes | str, *, source: str = "") -> Any:
+    """Parse JSON text; non-UTF-8 bytes and syntax errors become one ContractError."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ContractError(f"not valid UTF-8 (byte {exc.start})", source=source) from None
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise ContractError(
+            f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
+        ) from None
+    except RecursionError:
+        raise ContractError("invalid JSON: nested too deeply", source=source) from None
+
+
+def _as_object(data: Document, what: str, source: str) -> Any:
+    obj = load_json(data, source=source) if isinstance(data, bytes | str) else data
+    if not isinstance(obj, Mapping):
+        raise ContractError(f"not a valid {what}: expected a JSON object", source=source)
+    return dict(obj)
+
+
+@cache
+def _adapter(kind: str) -> TypeAdapter[Any]:
+    return {
+        "outcome": TypeAdapter(Outcome),
+        "block": TypeAdapter(ContentBlock),
+    }[kind]
+
+
+def _validate(adapter_or_model: Any, obj: Any, what: str, source: str) -> Any:
+    try:
+        if isinstance(adapter_or_model, TypeAdapter):
+            return adapter_or_model.validate_python(obj)
+        return adapter_or_model.model_validate(obj)
+    except ValidationError as exc:
+        raise contract_error(exc, what=what).with_source(source) from None
+
+
+def parse_outcome(data: Document, *, source: str = "") -> Outcome:
+    """A legacy `Outcome`, or ContractError naming the field that disqualifies it."""
+    return _validate(_adapter("outcome"), _as_object(data, "Outcome", source), "Outcome", source)
+
+
+def try_outcome(text: str) -> Outcome | None:
+    """What JP's host does: stdout that parses as an `Outcome` is one, anything else is not."""
+    try:
+        return parse_outcome(text)
+    except ContractError:
+        return None
+
+
+def parse_block(data: Document, *, source: str = "") -> ContentBlock:
+    obj = _as_object(data, "content block", source)
+    return _validate(_adapter("block"), obj, "content block", source)
+
+
+def parse_envelope(data: Document, *, source: str = "") -> Envelope:
+    """A strictly valid RFD 058 envelope (every block well-formed)."""
+    return _validate(Envelope, _as_object(data, "envelope", source), "envelope", source)
+
+
+def read_envelope(text: str) -> tuple[Envelope, list[str]] | None:
+    """RFD 058 parsing for a host: a JSON object with a `content` array is an envelope.
+
+    Malformed blocks are skipped, each with a warning, never a fall-back to raw
+    text. Returns None when `text` is not such an object (the raw path).
+    """
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if not isinstance(obj, dict) or not isinstance(obj.get("content"), list):
+        return None
+    warnings: list[str] = []
+    blocks: list[Any] = []
+    for index, raw in enumerate(obj["content"]):
+        try:
+            blocks.append(parse_block(raw) if isinstance(raw, dict) else _not_object(index))
+        except ContractError as exc:
+            warnings.append(f"content[{index}]: skipped malformed block: {exc}")
+    rest = {k: v for k, v in obj.items() if k != "content"}
+    try:
+        envelope = Envelope.model_validate({"content": [], **rest})
+    except ValidationError as exc:
+        # A broken `isError`/`_meta` does not make the content raw; drop what is broken.
+        warnings.append(f"ignored malformed envelope field: {contract_error(exc, what='envelope')}")
+        envelope = Envelope(content=[])
+    envelope.content = blocks
+    return envelope, warnings
+
+
+def _not_object(index: int) -> Any:
+    raise ContractError("not a valid content block: expected a JSON object")
+
+
+def parse_legacy_response(data: Document, *, source: str = "") -> LegacyToolCallResponse:
+    obj = _as_object(data, "legacy tool_call_response", source)
+    return _validate(LegacyToolCallResponse, obj, "legacy tool_call_response", source)
+
+
+def parse_migrated_response(data: Document, *, source: str = "") -> MigratedToolCallResponse:
+    obj = _as_object(data, "migrated tool_call_response", source)
+    return _validate(MigratedToolCallResponse, obj, "migrated tool_call_response", source)
+
+
+def parse_normalized(data: Document, *, source: str = "") -> NormalizedOutcome:
+    obj = _as_object(data, "normalized outcome", source)
+    return _validate(NormalizedOutcome, obj, "normalized outcome", source)
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    """A model as the JSON object it stands for: aliases, only the fields that were set."""
+    return model.model_dump(mode="json", by_alias=True, exclude_unset=True)

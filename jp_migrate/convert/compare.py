@@ -1,0 +1,90 @@
+"""Semantic comparison of two normalized outcomes (SPEC §5), Scientist-style.
+
+The control is the run before migration, the candidate the run after. Equal
+semantics and equal text is a match; the differences SPEC §2 lists as intended
+are "expected", by name; anything else is a mismatch naming the fields.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from jp_migrate.contract.normalized import NormalizedOutcome
+from jp_migrate.convert.render import render
+
+Verdict = Literal["match", "expected", "mismatch"]
+
+# The intended differences of SPEC §2, by name.
+ERROR_TEXT_IS_MESSAGE = "error-text-is-message"
+TRANSIENT_ERROR_IN_META = "transient-error-in-meta"
+CONTENT_ARRAY_PARSED = "content-array-parsed"
+EXPECTED_DIFFERENCES = {
+    ERROR_TEXT_IS_MESSAGE: "a non-transient error's text is the message instead of the raw Outcome",
+    TRANSIENT_ERROR_IN_META: "a transient error's text is the message; trace and transient are in _meta",
+    CONTENT_ARRAY_PARSED: "stdout that is a JSON object with a content array was raw text and is parsed now",
+}
+
+_OUTCOME_PROTOCOLS = ("outcome", "mcp-outcome")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    verdict: Verdict
+    differences: tuple[str, ...] = ()  # expected-difference names, or the fields that differ
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict != "mismatch"
+
+
+def _questions(o: NormalizedOutcome) -> list[dict[str, Any]]:
+    return [{"id": q.id, "text": q.text, "schema": q.schema_, "default": q.default} for q in o.questions]
+
+
+def semantic_differences(a: NormalizedOutcome, b: NormalizedOutcome) -> list[str]:
+    """The fields in which two outcomes differ semantically (empty when equal)."""
+    diffs = [name for name in ("status", "is_error") if getattr(a, name) != getattr(b, name)]
+    if _questions(a) != _questions(b):
+        diffs.append("questions")
+    if a.is_error and b.is_error:
+        diffs += [name for name in ("transient", "trace") if getattr(a, name) != getattr(b, name)]
+    if render(a.content) != render(b.content):
+        diffs.append("content")
+    return diffs
+
+
+def _is_content_array(text: str) -> bool:
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return isinstance(value, dict) and isinstance(value.get("content"), list)
+
+
+def _raw_stdout(o: NormalizedOutcome) -> str:
+    return render(o.content)
+
+
+def compare(control: NormalizedOutcome, candidate: NormalizedOutcome) -> Comparison:
+    diffs = semantic_differences(control, candidate)
+    if not diffs:
+        if control.text == candidate.text:
+            return Comparison("match")
+        if (
+            control.is_error
+            and control.protocol in _OUTCOME_PROTOCOLS
+            and candidate.protocol not in _OUTCOME_PROTOCOLS
+            and candidate.text == render(candidate.content)
+        ):
+            name = TRANSIENT_ERROR_IN_META if control.transient else ERROR_TEXT_IS_MESSAGE
+            return Comparison("expected", (name,))
+        return Comparison("mismatch", ("text",))
+    if (
+        control.protocol == "raw"
+        and candidate.protocol == "blocks"
+        and _is_content_array(_raw_stdout(control))
+    ):
+        return Comparison("expected", (CONTENT_ARRAY_PARSED,))
+    return Comparison("mismatch", tuple(diffs))

@@ -1,0 +1,146 @@
+"""Stored `tool_call_response` events: legacy ⇄ migrated (SPEC §3), on JSON objects.
+
+Pure functions on decoded JSON: the store layer reads and writes files. An
+event's key order and unknown fields are kept; only `content` changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from jp_migrate.contract.blocks import ContentBlock
+from jp_migrate.contract.parse import (
+    dump,
+    parse_block,
+    parse_legacy_response,
+    parse_migrated_response,
+)
+from jp_migrate.convert.encoding import (
+    Encoding,
+    TargetEncoding,
+    decode_payload,
+    encode_payload,
+    map_payloads,
+    payloads,
+    target_for,
+)
+from jp_migrate.convert.render import render
+from jp_migrate.convert.upgrade import legacy_to_blocks
+from jp_migrate.errors import ContractError
+
+Event = dict[str, Any]
+
+
+def is_response(event: Any) -> bool:
+    return isinstance(event, dict) and event.get("type") == "tool_call_response"
+
+
+def is_migrated(event: Event) -> bool:
+    return is_response(event) and isinstance(event.get("content"), list)
+
+
+@dataclass(frozen=True)
+class ResponseUpgrade:
+    event: Event
+    text: str  # the decoded (and repaired) legacy payload
+    source: Encoding
+    target: TargetEncoding
+    rules: tuple[str, ...] = field(default=())
+
+    @property
+    def repaired(self) -> bool:
+        return self.source == "urlsafe"
+
+
+def encode_blocks(blocks: list[ContentBlock], encoding: TargetEncoding) -> list[dict[str, Any]]:
+    """Blocks as stored JSON, payload fields in the store's encoding."""
+    return [map_payloads(dump(b), lambda s: encode_payload(s, encoding)) for b in blocks]
+
+
+def upgrade_response(
+    event: Event,
+    *,
+    encoding: Literal["auto", "base64", "plain"] = "auto",
+    blocks: list[ContentBlock] | None = None,
+    rules: tuple[str, ...] = (),
+) -> ResponseUpgrade | None:
+    """The migrated form of a legacy response, or None when it is migrated already.
+
+    `blocks` (from an opt-in rule) replaces the faithful single text block; it
+    must render to exactly the legacy text, or ContractError is raised.
+    """
+    if is_migrated(event):
+        parse_migrated_response(event)
+        return None
+    parse_legacy_response(event)
+    text, source = decode_payload(event["content"])
+    target = target_for(source, encoding)
+    if blocks is None:
+        blocks = legacy_to_blocks(text)
+    elif render(blocks) != text:
+        raise ContractError(f"rules {', '.join(rules)} changed the rendered text", field="content")
+    migrated = {k: (encode_blocks(blocks, target) if k == "content" else v) for k, v in event.items()}
+    return ResponseUpgrade(migrated, text, source, target, rules)
+
+
+def decode_blocks(stored: list[Any]) -> tuple[list[ContentBlock], Encoding]:
+    """Stored blocks with their payloads decoded, and the encoding the event is in.
+
+    An event is base64 when every payload decodes as base64, else plain (its
+    payloads are kept as they are), so one event never mixes the two.
+    """
+    if not all(isinstance(b, dict) for b in stored):
+        raise ContractError("not a valid content block: expected a JSON object", field="content")
+    found = [decode_payload(p) for b in stored for p in payloads(b)]
+    if all(enc != "plain" for _, enc in found):
+        decoded = iter(text for text, _ in found)
+        blocks = [map_payloads(b, lambda _s: next(decoded)) for b in stored]
+        encoding: Encoding = "base64"
+    else:
+        blocks, encoding = list(stored), "plain"
+    return [parse_block(b) for b in blocks], encoding
+
+
+def downgrade_response(event: Event, *, encoding: Literal["auto", "base64", "plain"] = "auto") -> Event:
+    """The legacy form of a migrated response: its blocks rendered to one string.
+
+    A legacy event passes through unchanged. `auto` keeps the payloads' encoding.
+    """
+    if not is_migrated(event):
+        parse_legacy_response(event)
+        return event
+    parse_migrated_response(event)
+    blocks, source = decode_blocks(event["content"])
+    stored = encode_payload(render(blocks), target_for(source, encoding))
+    return {k: (stored if k == "content" else v) for k, v in event.items()}
+
+
+def survives_downgrade(event: Event) -> bool:
+    """Whether downgrading a migrated event and upgrading it again gives it back."""
+    if not is_migrated(event):
+        return True
+    again = upgrade_response(downgrade_response(event))
+    return again is not None and again.event == event
+
+
+def stored_payload_text(event: Event) -> str:
+    """The text a stored response holds, legacy or migrated, decoded."""
+    if is_migrated(event):
+        return render(decode_blocks(event["content"])[0])
+    return decode_payload(event["content"])[0]
+
+
+__all__ = [
+    "Event",
+    "ResponseUpgrade",
+    "decode_blocks",
+    "downgrade_response",
+    "encode_blocks",
+    "is_migrated",
+    "is_response",
+    "payloads",
+    "stored_payload_text",
+    "survives_downgrade",
+    "upgrade_response",
+]

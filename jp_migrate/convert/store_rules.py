@@ -1,0 +1,149 @@
+"""Whole-conversation conversion: every legacy response in an event list → blocks.
+
+Pure: an event list in, a new event list and what happened out. Opt-in store
+rules (SPEC §3, issue "store rules") may replace the faithful single text block
+with richer blocks, but only when the rendering stays exactly the legacy text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from jp_migrate.contract.blocks import ContentBlock
+from jp_migrate.convert.encoding import decode_payload
+from jp_migrate.convert.events import Event, ResponseUpgrade, is_response, upgrade_response
+from jp_migrate.convert.render import render
+from jp_migrate.errors import ContractError
+
+FAITHFUL_RULE = "store-faithful-text"
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """What a store rule may look at besides the response's decoded text."""
+
+    text: str
+    is_error: bool
+    request: Event | None  # the matching tool_call_request, string leaves decoded
+    root: str | None  # the workspace root, for file URIs; None when unknown
+
+
+# id → implementation: returns richer blocks, or None to leave the response to the next rule.
+StoreRule = Callable[[RuleContext], list[ContentBlock] | None]
+STORE_RULES: dict[str, StoreRule] = {}
+
+
+def store_rule(rule_id: str) -> Callable[[StoreRule], StoreRule]:
+    def register(fn: StoreRule) -> StoreRule:
+        STORE_RULES[rule_id] = fn
+        return fn
+
+    return register
+
+
+def decode_leaves(value: Any) -> Any:
+    """Every string leaf decoded as a stored payload (how JP stores request arguments)."""
+    if isinstance(value, str):
+        return decode_payload(value)[0]
+    if isinstance(value, list):
+        return [decode_leaves(v) for v in value]
+    if isinstance(value, dict):
+        return {k: decode_leaves(v) for k, v in value.items()}
+    return value
+
+
+@dataclass
+class EventsUpgrade:
+    events: list[Any]
+    upgrades: dict[int, ResponseUpgrade] = field(default_factory=dict)  # index → what happened
+
+    @property
+    def rules(self) -> list[str]:
+        return sorted({r for u in self.upgrades.values() for r in u.rules})
+
+
+def upgrade_events(
+    events: Sequence[Any],
+    *,
+    encoding: Literal["auto", "base64", "plain"] = "auto",
+    rules: Sequence[str] = (),
+    root: str | None = None,
+) -> EventsUpgrade:
+    """Migrate every legacy `tool_call_response`; everything else is returned as it was.
+
+    Raises ContractError (naming `[index].field`) for a response that fits neither shape.
+    """
+    unknown = [r for r in rules if r not in STORE_RULES]
+    if unknown:
+        _load_builtin_rules()
+        unknown = [r for r in rules if r not in STORE_RULES]
+    if unknown:
+        raise ContractError(f"unknown store rule {unknown[0]!r}")
+    requests = {
+        e.get("id"): e for e in events if isinstance(e, dict) and e.get("type") == "tool_call_request"
+    }
+    result = EventsUpgrade(events=list(events))
+    for index, event in enumerate(events):
+        if not is_response(event):
+            continue
+        try:
+            upgrade = _upgrade_one(event, requests, encoding=encoding, rules=rules, root=root)
+        except ContractError as exc:
+            raise ContractError(exc.reason, field=f"[{index}].{exc.field}".rstrip(".")) from None
+        if upgrade is not None:
+            result.events[index] = upgrade.event
+            result.upgrades[index] = upgrade
+    return result
+
+
+def _upgrade_one(
+    event: Event,
+    requests: dict[Any, Any],
+    *,
+    encoding: Literal["auto", "base64", "plain"],
+    rules: Sequence[str],
+    root: str | None,
+) -> ResponseUpgrade | None:
+    faithful = upgrade_response(event, encoding=encoding, rules=(FAITHFUL_RULE,))
+    if faithful is None or not rules:
+        return faithful
+    request = requests.get(event.get("id"))
+    context = RuleContext(
+        text=faithful.text,
+        is_error=bool(event.get("is_error")),
+        request=decode_leaves(request) if isinstance(request, dict) else None,
+        root=root,
+    )
+    for rule_id in rules:
+        blocks = STORE_RULES[rule_id](context)
+        if blocks is not None and render(blocks) == faithful.text:
+            return upgrade_response(event, encoding=encoding, blocks=blocks, rules=(rule_id,))
+    return faithful
+
+
+def _load_builtin_rules() -> None:
+    """Import the modules that register the shipped store rules."""
+    import importlib
+
+    for module in ("jp_migrate.convert.file_resource",):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError:
+            continue
+
+
+def run_example(rule: Any, example: Any) -> tuple[str, list[str]]:
+    """`jp-migrate rules test` executor: the input is an events array, so is the output."""
+    from jp_migrate.contract.parse import load_json
+
+    events = load_json(example.input, source=f"{rule.path}: {example.name}")
+    if not isinstance(events, list):
+        raise ContractError("a store rule example's input is a JSON array of events")
+    rules = () if rule.id == FAITHFUL_RULE else (rule.id,)
+    root = rule.match.get("example_root") if isinstance(rule.match, dict) else None
+    result = upgrade_events(events, rules=rules, root=root)
+    reports = [f"{rule_id}" for u in result.upgrades.values() for rule_id in u.rules]
+    return json.dumps(result.events, indent=2, ensure_ascii=False), reports

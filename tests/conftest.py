@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+EXAMPLES = REPO / "examples"
+
+
+def run_cli(*args: str, input: str | bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `python -m jp_migrate ARGS` as a real process."""
+    return subprocess.run(
+        [sys.executable, "-m", "jp_migrate", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        cwd=cwd or REPO,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def cli():
+    return run_cli
