@@ -19,6 +19,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "convert": ("jp_migrate.commands.convert:convert", "Convert legacy Outcome documents to RFD 058 envelopes."),
     "schema": ("jp_migrate.commands.schema:schema", "Print a shipped JSON Schema (or list them)."),
     "rules": ("jp_migrate.commands.rules:rules", "List the rules, or run every rule's examples."),
+    "conversations": ("jp_migrate.store.cli:conversations", "Migrate .jp conversation stores to content blocks."),
+    "rollback": ("jp_migrate.store.cli:rollback", "Restore the files a store migration changed."),
+    "tools": ("jp_migrate.codemod.cli:tools", "Rewrite Python tools that emit Outcome to emit RFD 058."),
+    "bridge": ("jp_migrate.bridge.cli:bridge", "Run a JP tool (local or MCP) under both protocols."),
+    "verify": ("jp_migrate.bridge.cli:verify", "Run cases before and after migration and compare them."),
+    "check": ("jp_migrate.ci.cli:check", "Dry-run stores and tool sources together, for CI."),
 }
 
 
