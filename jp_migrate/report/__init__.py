@@ -1,0 +1,98 @@
+"""Report renderers: every format renders from the one `Report` model (`contract/report.py`).
+
+    render_report(report, "markdown")          -> str
+    emit_reports(report, ["terminal", "json=out/report.json", "sarif=-"])
+    compute_totals(report)                     -> Totals
+
+Every renderer first normalizes the report (sorted sections, recomputed
+totals), so all formats agree on the counts and repeat byte for byte.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from jp_migrate.contract.report import Report
+from jp_migrate.errors import JpMigrateError
+from jp_migrate.report.json import render_json
+from jp_migrate.report.markdown import render_markdown
+from jp_migrate.report.terminal import render_terminal, wants_color
+from jp_migrate.report.totals import compute_totals, normalize
+
+__all__ = [
+    "FORMATS",
+    "ReportSpec",
+    "compute_totals",
+    "emit_reports",
+    "normalize",
+    "parse_spec",
+    "render_report",
+]
+
+STDOUT = "-"
+
+
+def _terminal(report: Report, color: bool | None) -> str:
+    return render_terminal(report, color=color)
+
+
+def _plain(render: Callable[[Report], str]) -> Callable[[Report, bool | None], str]:
+    return lambda report, _color: render(report)
+
+
+FORMATS: dict[str, Callable[[Report, bool | None], str]] = {
+    "json": _plain(render_json),
+    "markdown": _plain(render_markdown),
+    "terminal": _terminal,
+}
+
+
+def render_report(report: Report, fmt: str, *, color: bool | None = None) -> str:
+    """The report as text in `fmt`; `color` only matters to `terminal` (None: decide from stdout)."""
+    renderer = FORMATS.get(fmt)
+    if renderer is None:
+        raise JpMigrateError(
+            f"unknown report format {fmt!r} (choose from {', '.join(sorted(FORMATS))})"
+        )
+    return renderer(report, color)
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    fmt: str
+    target: str  # a file path, or "-" for stdout
+
+
+def parse_spec(spec: str) -> ReportSpec:
+    """`FORMAT` or `FORMAT=FILE` (`-` is stdout), as `--report` takes it."""
+    fmt, sep, target = spec.partition("=")
+    fmt = fmt.strip()
+    if fmt not in FORMATS:
+        raise JpMigrateError(
+            f"--report {spec}: unknown report format {fmt!r} (choose from {', '.join(sorted(FORMATS))})"
+        )
+    if sep and not target:
+        raise JpMigrateError(f"--report {spec}: missing file name after '='")
+    return ReportSpec(fmt, target if sep else STDOUT)
+
+
+def emit_reports(report: Report, specs: Sequence[str]) -> None:
+    """Write the report once per spec. Every spec is checked before anything is written."""
+    parsed = [parse_spec(spec) for spec in specs]
+    for spec in parsed:
+        if spec.target == STDOUT:
+            sys.stdout.write(render_report(report, spec.fmt, color=wants_color(sys.stdout)))
+            sys.stdout.flush()
+            continue
+        text = render_report(report, spec.fmt, color=False)
+        path = Path(spec.target)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise JpMigrateError(
+                f"{spec.target}: cannot write {spec.fmt} report: {exc.strerror or exc}"
+            ) from None

@@ -1,0 +1,165 @@
+"""The Markdown report: for a pull-request comment or `$GITHUB_STEP_SUMMARY`.
+
+Totals, one table per capability, then each diff collapsed in `<details>`.
+Diffs stop being inlined once the document nears GitHub's comment size limit
+(65,536 characters); the tables always stay complete.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jp_migrate.contract.report import Report, StoreFile, ToolFile, VerifyCase
+from jp_migrate.report._text import TOTAL_ROWS, headline, site_counts, status_label
+from jp_migrate.report.totals import normalize
+
+DIFF_BUDGET = 50_000
+_BACKTICKS = re.compile(r"`+")
+
+
+def cell(text: object) -> str:
+    """A table cell: one line, pipes and HTML-ish characters escaped."""
+    s = str(text).replace("\r\n", "\n").replace("\n", " ").strip()
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return s.replace("|", "\\|")
+
+
+def code(text: str) -> str:
+    """Inline code that survives backticks inside `text`."""
+    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{cell(text)}{pad}{ticks}" if text else ""
+
+
+def _fenced(body: str, lang: str) -> str:
+    # A line of 3+ backticks indented at most 3 spaces would close the fence (CommonMark).
+    longest = max((len(m) for m in re.findall(r"^ {0,3}(`{3,})", body, re.MULTILINE)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{lang}\n{body.rstrip(chr(10))}\n{fence}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
+def _store_section(report: Report, files: list[StoreFile]) -> list[str]:
+    rows = [
+        [
+            code(f.path),
+            cell(status_label(report, f)),
+            f"{f.events_migrated}/{f.events_total}",
+            str(len(f.repairs)),
+            cell(", ".join(f.rules)),
+            cell(f.message),
+        ]
+        for f in files
+    ]
+    header = ["File", "Status", "Events migrated", "Repairs", "Rules", "Message"]
+    return [
+        "### Conversation stores",
+        "",
+        *(_table(header, rows) if rows else ["No conversation files found."]),
+    ]
+
+
+def _tools_section(report: Report, files: list[ToolFile]) -> list[str]:
+    rows = []
+    for f in files:
+        rewritten, unhandled = site_counts(f)
+        rows.append(
+            [
+                code(f.path),
+                cell(status_label(report, f)),
+                str(rewritten),
+                str(unhandled),
+                cell(f.message),
+            ]
+        )
+    header = ["File", "Status", "Rewritten sites", "Unhandled sites", "Message"]
+    out = ["### Tool sources", "", *(_table(header, rows) if rows else ["No tool sources found."])]
+    unhandled_rows = [
+        [code(f"{f.path}:{s.line}:{s.column}"), code(s.rule), cell(s.reason)]
+        for f in files
+        for s in f.sites
+        if s.action == "unhandled"
+    ]
+    if unhandled_rows:
+        out += [
+            "",
+            "#### Unhandled sites (migrate these by hand)",
+            "",
+            *_table(["Where", "Rule", "Reason"], unhandled_rows),
+        ]
+    return out
+
+
+def _verify_section(cases: list[VerifyCase]) -> list[str]:
+    rows = [
+        [str(c.index), cell(c.verdict), cell(", ".join(c.differences)), cell(c.message)]
+        for c in cases
+    ]
+    header = ["Case", "Verdict", "Differences", "Message"]
+    return [
+        "### Verification (before vs after)",
+        "",
+        *(_table(header, rows) if rows else ["No cases."]),
+    ]
+
+
+def _diffs(files: list[StoreFile | ToolFile], budget: int) -> tuple[list[str], int]:
+    out: list[str] = []
+    omitted = 0
+    for f in files:
+        if not f.diff:
+            continue
+        block = [
+            f"<details><summary>{cell(f.path)}</summary>",
+            "",
+            _fenced(f.diff, "diff"),
+            "",
+            "</details>",
+            "",
+        ]
+        size = sum(len(line) + 1 for line in block)
+        if size > budget:
+            omitted += 1
+            continue
+        budget -= size
+        out += block
+    return out, omitted
+
+
+def render_markdown(report: Report) -> str:
+    report = normalize(report)
+    t = report.totals
+    lines = [f"## jp-migrate {cell(report.command)}{' (dry run)' if report.dry_run else ''}", ""]
+    lines += [f"**{cell(headline(report, t))}** (exit code {report.exit_code})", ""]
+    lines += _table(
+        ["Total", "Count"], [[label, str(getattr(t, key))] for key, label in TOTAL_ROWS]
+    )
+    if report.store is not None:
+        lines += ["", *_store_section(report, report.store)]
+    if report.tools is not None:
+        lines += ["", *_tools_section(report, report.tools)]
+    if report.verify is not None:
+        lines += ["", *_verify_section(report.verify)]
+    files: list[StoreFile | ToolFile] = [*(report.store or []), *(report.tools or [])]
+    diffs, omitted = _diffs(files, DIFF_BUDGET)
+    if diffs or omitted:
+        lines += ["", "### Diffs", "", *diffs]
+        if omitted:
+            lines += [
+                f"_{omitted} more diff(s) omitted to fit a comment; run `jp-migrate check --diff` locally._",
+                "",
+            ]
+    if report.timings:
+        lines += [
+            "",
+            *_table(
+                ["Phase", "Seconds"], [[cell(k), f"{v:.3f}"] for k, v in report.timings.items()]
+            ),
+        ]
+    return "\n".join(lines).rstrip("\n") + "\n"
