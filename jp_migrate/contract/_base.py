@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Discriminator, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, ValidationError
 
 from jp_migrate.errors import ContractError
 
@@ -28,9 +28,28 @@ class Closed(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=True)
 
 
-def tagged(tag: Callable[[Any], str | None], message: str) -> Discriminator:
-    """A callable discriminator: only the chosen member reports errors, so they name the field."""
-    return Discriminator(tag, custom_error_type="bad_tag", custom_error_message=message)
+_BAD_TAG = "bad_tag"
+
+
+def tagged(tag: Callable[[Any], str | None], message: str, *, key: str = "") -> Discriminator:
+    """A callable discriminator: only the chosen member reports errors, so they name the field.
+
+    `key` is the member of the object that holds the tag (`type` for internally
+    tagged unions); a bad tag is then reported at that key, not at the object.
+    """
+    error_type = f"{_BAD_TAG}:{key}" if key else _BAD_TAG
+    return Discriminator(tag, custom_error_type=error_type, custom_error_message=message)
+
+
+def _integral(value: Any) -> Any:
+    """JSON has one number type: `1.0` is the integer 1 (as JSON Schema's `integer` says)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# An integer field that accepts what JSON Schema's `"type": "integer"` accepts (never a bool).
+JsonInt = Annotated[int, BeforeValidator(_integral)]
 
 
 def loc_to_field(loc: tuple[Any, ...]) -> str:
@@ -51,5 +70,9 @@ def contract_error(err: ValidationError, *, what: str) -> ContractError:
     # The deepest location is the most specific: `question.answer_type.Select.options`.
     first = max(err.errors(include_url=False), key=lambda e: len(e.get("loc", ())))
     field = loc_to_field(tuple(first.get("loc", ())))
+    kind = str(first.get("type", ""))
+    if kind.startswith(f"{_BAD_TAG}:"):
+        key = kind.partition(":")[2]
+        field = f"{field}.{key}" if field else key
     msg = first.get("msg", "invalid value")
     return ContractError(f"not a valid {what}: {msg}", field=field)

@@ -94,7 +94,7 @@ ContentBlock = Annotated[
         Annotated[ImageBlock, Tag("~image")],
         Annotated[AudioBlock, Tag("~audio")],
     ],
-    tagged(_block_tag, f"type must be one of {', '.join(BLOCK_TYPES)}"),
+    tagged(_block_tag, f"type must be one of {', '.join(BLOCK_TYPES)}", key="type"),
 ]
 
 Status = Literal["running", "waiting", "stopped"]

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, JsonValue
 
-from jp_migrate.contract._base import Closed
+from jp_migrate.contract._base import Closed, JsonInt
 from jp_migrate.contract.blocks import ContentBlock
 
 Protocol = Literal["outcome", "blocks", "raw", "mcp", "mcp-outcome", "mcp-input-required"]
@@ -31,5 +31,5 @@ class NormalizedOutcome(Closed):
     content: list[ContentBlock]
     questions: list[NormalizedQuestion]
     text: str
-    exit_code: int | None
+    exit_code: JsonInt | None
     stderr: str

@@ -100,5 +100,5 @@ Outcome = Annotated[
         Annotated[OutcomeError, Tag("~error")],
         Annotated[OutcomeNeedsInput, Tag("~needs_input")],
     ],
-    tagged(_outcome_tag, "type must be one of success, error, needs_input"),
+    tagged(_outcome_tag, "type must be one of success, error, needs_input", key="type"),
 ]

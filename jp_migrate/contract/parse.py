@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, TypeVar
@@ -21,21 +22,59 @@ M = TypeVar("M", bound=BaseModel)
 Document = bytes | str | Mapping[str, Any]
 
 
+# A `\uD800`-`\uDFFF` escape: only then can a parsed string hold a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+class _NotJson(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    # `NaN`, `Infinity` and `-Infinity` are Python's extension, not JSON (serde_json rejects them).
+    raise _NotJson(f"{name} is not a JSON value")
+
+
+def _lone_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, list):
+        return any(_lone_surrogate(v) for v in value)
+    if isinstance(value, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in value.items())
+    return False
+
+
 def load_json(data: bytes | str, *, source: str = "") -> Any:
-    """Parse JSON text; non-UTF-8 bytes and syntax errors become one ContractError."""
+    """Parse JSON text as serde_json does; anything it would refuse is one ContractError.
+
+    Refused: non-UTF-8 bytes, syntax errors, `NaN`/`Infinity`, and strings
+    holding a lone UTF-16 surrogate (`"\\ud800"`), which no UTF-8 text can carry.
+    """
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ContractError(f"not valid UTF-8 (byte {exc.start})", source=source) from None
+    elif _lone_surrogate(data):
+        raise ContractError("not valid UTF-8 (holds a lone surrogate)", source=source)
     try:
-        return json.loads(data)
+        value = json.loads(data, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise ContractError(
             f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
         ) from None
+    except _NotJson as exc:
+        raise ContractError(f"invalid JSON: {exc}", source=source) from None
     except RecursionError:
         raise ContractError("invalid JSON: nested too deeply", source=source) from None
+    if _SURROGATE_ESCAPE.search(data) and _lone_surrogate(value):
+        raise ContractError("invalid JSON: a string escapes a lone UTF-16 surrogate", source=source)
+    return value
 
 
 def _as_object(data: Document, what: str, source: str) -> Any:
@@ -54,10 +93,11 @@ def _adapter(kind: str) -> TypeAdapter[Any]:
 
 
 def _validate(adapter_or_model: Any, obj: Any, what: str, source: str) -> Any:
+    # JSON keys are the aliases only: `{"meta": …}` is an unknown key, not `_meta` (SPEC §2).
     try:
         if isinstance(adapter_or_model, TypeAdapter):
-            return adapter_or_model.validate_python(obj)
-        return adapter_or_model.model_validate(obj)
+            return adapter_or_model.validate_python(obj, by_alias=True, by_name=False)
+        return adapter_or_model.model_validate(obj, by_alias=True, by_name=False)
     except ValidationError as exc:
         raise contract_error(exc, what=what).with_source(source) from None
 
@@ -92,8 +132,8 @@ def read_envelope(text: str) -> tuple[Envelope, list[str]] | None:
     text. Returns None when `text` is not such an object (the raw path).
     """
     try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        obj = load_json(text)
+    except ContractError:
         return None
     if not isinstance(obj, dict) or not isinstance(obj.get("content"), list):
         return None
@@ -106,7 +146,7 @@ def read_envelope(text: str) -> tuple[Envelope, list[str]] | None:
             warnings.append(f"content[{index}]: skipped malformed block: {exc}")
     rest = {k: v for k, v in obj.items() if k != "content"}
     try:
-        envelope = Envelope.model_validate({"content": [], **rest})
+        envelope = Envelope.model_validate({"content": [], **rest}, by_alias=True, by_name=False)
     except ValidationError as exc:
         # A broken `isError`/`_meta` does not make the content raw; drop what is broken.
         warnings.append(f"ignored malformed envelope field: {contract_error(exc, what='envelope')}")

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, JsonValue
 
-from jp_migrate.contract._base import Closed
+from jp_migrate.contract._base import Closed, JsonInt
 
 REPORT_SCHEMA_VERSION = "jp-migrate.report.v1"
 
@@ -25,7 +25,7 @@ FileStatus = Literal[
 class Repair(Closed):
     """A stored payload that had to be repaired while decoding (URL-safe base64 today)."""
 
-    event_index: int
+    event_index: JsonInt
     event_id: str
     field: str
     kind: Literal["urlsafe-base64"]
@@ -36,8 +36,8 @@ class StoreFile(Closed):
     conversation: str
     status: FileStatus
     message: str = ""
-    events_total: int = 0
-    events_migrated: int = 0
+    events_total: JsonInt = 0
+    events_migrated: JsonInt = 0
     repairs: list[Repair] = Field(default_factory=list)
     rules: list[str] = Field(default_factory=list)
     sha256_before: str | None = None
@@ -48,8 +48,8 @@ class StoreFile(Closed):
 class Site(Closed):
     """One place in a tool source the codemod acted on or could not handle."""
 
-    line: int
-    column: int
+    line: JsonInt
+    column: JsonInt
     rule: str
     action: Literal["rewritten", "unhandled"]
     reason: str = ""
@@ -64,7 +64,7 @@ class ToolFile(Closed):
 
 
 class VerifyCase(Closed):
-    index: int
+    index: JsonInt
     verdict: Literal["match", "expected", "mismatch", "error"]
     differences: list[str] = Field(default_factory=list)
     inputs: dict[str, JsonValue] = Field(default_factory=dict)
@@ -74,23 +74,23 @@ class VerifyCase(Closed):
 
 
 class Totals(Closed):
-    files: int = 0
-    changed: int = 0
-    unchanged: int = 0
-    errors: int = 0
-    skipped: int = 0
-    events_migrated: int = 0
-    repairs: int = 0
-    unhandled_sites: int = 0
-    cases: int = 0
-    mismatches: int = 0
+    files: JsonInt = 0
+    changed: JsonInt = 0
+    unchanged: JsonInt = 0
+    errors: JsonInt = 0
+    skipped: JsonInt = 0
+    events_migrated: JsonInt = 0
+    repairs: JsonInt = 0
+    unhandled_sites: JsonInt = 0
+    cases: JsonInt = 0
+    mismatches: JsonInt = 0
 
 
 class Report(Closed):
     schema_version: Literal["jp-migrate.report.v1"] = REPORT_SCHEMA_VERSION
     command: str
     dry_run: bool = False
-    exit_code: int = 0
+    exit_code: JsonInt = 0
     totals: Totals = Field(default_factory=Totals)
     store: list[StoreFile] | None = None
     tools: list[ToolFile] | None = None

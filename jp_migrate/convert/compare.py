@@ -7,12 +7,13 @@ are "expected", by name; anything else is a mismatch naming the fields.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from jp_migrate.contract.normalized import NormalizedOutcome
+from jp_migrate.contract.parse import load_json
 from jp_migrate.convert.render import render
+from jp_migrate.errors import ContractError
 
 Verdict = Literal["match", "expected", "mismatch"]
 
@@ -56,9 +57,10 @@ def semantic_differences(a: NormalizedOutcome, b: NormalizedOutcome) -> list[str
 
 
 def _is_content_array(text: str) -> bool:
+    """What the RFD 058 host parses as an envelope (`read_envelope`'s test), SPEC §2."""
     try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        value = load_json(text)
+    except ContractError:
         return False
     return isinstance(value, dict) and isinstance(value.get("content"), list)
 
