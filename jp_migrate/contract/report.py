@@ -43,6 +43,9 @@ class StoreFile(Closed):
     sha256_before: str | None = None
     sha256_after: str | None = None
     diff: str | None = None
+    # `conversations --verify`: what failed (exit 1) and what is only worth knowing.
+    problems: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
 
 
 class Site(Closed):

@@ -8,8 +8,8 @@ with richer blocks, but only when the rendering stays exactly the legacy text.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from jp_migrate.contract.blocks import ContentBlock
@@ -29,6 +29,7 @@ class RuleContext:
     is_error: bool
     request: Event | None  # the matching tool_call_request, string leaves decoded
     root: str | None  # the workspace root, for file URIs; None when unknown
+    match: Mapping[str, Any] = field(default_factory=dict)  # the rule file's [match] table
 
 
 # id → implementation: returns richer blocks, or None to leave the response to the next rule.
@@ -71,9 +72,11 @@ def upgrade_events(
     encoding: Literal["auto", "base64", "plain"] = "auto",
     rules: Sequence[str] = (),
     root: str | None = None,
+    matches: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> EventsUpgrade:
     """Migrate every legacy `tool_call_response`; everything else is returned as it was.
 
+    `matches` gives each opt-in rule the `[match]` table of its rule file (data, not code).
     Raises ContractError (naming `[index].field`) for a response that fits neither shape.
     """
     unknown = [r for r in rules if r not in STORE_RULES]
@@ -90,7 +93,9 @@ def upgrade_events(
         if not is_response(event):
             continue
         try:
-            upgrade = _upgrade_one(event, requests, encoding=encoding, rules=rules, root=root)
+            upgrade = _upgrade_one(
+                event, requests, encoding=encoding, rules=rules, root=root, matches=matches or {}
+            )
         except ContractError as exc:
             raise ContractError(exc.reason, field=f"[{index}].{exc.field}".rstrip(".")) from None
         if upgrade is not None:
@@ -106,6 +111,7 @@ def _upgrade_one(
     encoding: Literal["auto", "base64", "plain"],
     rules: Sequence[str],
     root: str | None,
+    matches: Mapping[str, Mapping[str, Any]],
 ) -> ResponseUpgrade | None:
     faithful = upgrade_response(event, encoding=encoding, rules=(FAITHFUL_RULE,))
     if faithful is None or not rules:
@@ -118,7 +124,8 @@ def _upgrade_one(
         root=root,
     )
     for rule_id in rules:
-        blocks = STORE_RULES[rule_id](context)
+        rule_context = replace(context, match=matches.get(rule_id, {}))
+        blocks = STORE_RULES[rule_id](rule_context)
         if blocks is not None and render(blocks) == faithful.text:
             return upgrade_response(event, encoding=encoding, blocks=blocks, rules=(rule_id,))
     return faithful
@@ -144,6 +151,7 @@ def run_example(rule: Any, example: Any) -> tuple[str, list[str]]:
         raise ContractError("a store rule example's input is a JSON array of events")
     rules = () if rule.id == FAITHFUL_RULE else (rule.id,)
     root = rule.match.get("example_root") if isinstance(rule.match, dict) else None
-    result = upgrade_events(events, rules=rules, root=root)
+    match = rule.match if isinstance(rule.match, dict) else {}
+    result = upgrade_events(events, rules=rules, root=root, matches={rule.id: match})
     reports = [f"{rule_id}" for u in result.upgrades.values() for rule_id in u.rules]
     return json.dumps(result.events, indent=2, ensure_ascii=False), reports
