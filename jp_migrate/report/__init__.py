@@ -10,6 +10,7 @@ totals), so all formats agree on the counts and repeat byte for byte.
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,9 @@ from pathlib import Path
 from jp_migrate.contract.report import Report
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.report.json import render_json
+from jp_migrate.report.junit import render_junit
 from jp_migrate.report.markdown import render_markdown
+from jp_migrate.report.sarif import render_sarif
 from jp_migrate.report.terminal import render_terminal, wants_color
 from jp_migrate.report.totals import compute_totals, normalize
 
@@ -43,9 +46,23 @@ def _plain(render: Callable[[Report], str]) -> Callable[[Report, bool | None], s
     return lambda report, _color: render(report)
 
 
+@functools.cache
+def _rule_descriptions() -> dict[str, str]:
+    """The shipped rules' one-line descriptions, for SARIF's rule descriptors."""
+    from jp_migrate.rules.loader import discover_rules
+
+    return {rule.id: rule.description for rule in discover_rules()}
+
+
+def _sarif(report: Report, _color: bool | None) -> str:
+    return render_sarif(report, descriptions=_rule_descriptions())
+
+
 FORMATS: dict[str, Callable[[Report, bool | None], str]] = {
     "json": _plain(render_json),
+    "junit": _plain(render_junit),
     "markdown": _plain(render_markdown),
+    "sarif": _sarif,
     "terminal": _terminal,
 }
 

@@ -1,0 +1,163 @@
+"""JUnit and SARIF: they parse/validate, and their counts agree with the JSON report."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import jsonschema
+import pytest
+from report_support import sample_report
+
+from jp_migrate.contract.report import Report, Site, StoreFile, ToolFile, VerifyCase
+from jp_migrate.report import render_report
+
+# The SARIF 2.1.0 schema (a strict subset of the official OASIS file; provenance inside).
+SARIF_SCHEMA = json.loads(
+    (Path(__file__).parent / "data" / "sarif-schema-2.1.0.subset.json").read_text("utf-8")
+)
+
+
+def validate_sarif(text: str) -> dict[str, Any]:
+    log = json.loads(text)
+    jsonschema.Draft4Validator(SARIF_SCHEMA, format_checker=jsonschema.FormatChecker()).validate(
+        log
+    )
+    return log
+
+
+def junit_counts(text: str) -> dict[str, int]:
+    root = ET.fromstring(text.encode("utf-8"))
+    assert root.tag == "testsuites"
+    cases = root.findall("./testsuite/testcase")
+    counted = {k: int(root.get(k, "-1")) for k in ("tests", "failures", "errors", "skipped")}
+    # the attributes agree with the elements they summarize
+    assert counted == {
+        "tests": len(cases),
+        "failures": sum(c.find("failure") is not None for c in cases),
+        "errors": sum(c.find("error") is not None for c in cases),
+        "skipped": sum(c.find("skipped") is not None for c in cases),
+    }
+    return counted
+
+
+def expected_from_json(data: dict[str, Any]) -> dict[str, int]:
+    """What JUnit must count, derived from the JSON report alone."""
+    files = [*(data["store"] or []), *(data["tools"] or [])]
+    failing = [
+        f
+        for f in files
+        if f["status"] not in ("error", "skipped")
+        and (
+            (data["dry_run"] and f["status"] == "migrated")
+            or any(s["action"] == "unhandled" for s in f.get("sites", []))
+        )
+    ]
+    t = data["totals"]
+    return {
+        "tests": t["files"] + t["cases"],
+        "failures": len(failing) + t["mismatches"],
+        "errors": t["errors"],
+        "skipped": t["skipped"],
+    }
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_junit_parses_and_its_counts_match_the_json_report(dry_run: bool) -> None:
+    report = sample_report(dry_run=dry_run)
+    data = json.loads(render_report(report, "json"))
+    assert junit_counts(render_report(report, "junit")) == expected_from_json(data)
+
+
+def test_junit_has_one_case_per_file_and_verify_case_in_a_suite_per_capability() -> None:
+    root = ET.fromstring(render_report(sample_report(), "junit"))
+    suites = {s.get("name"): [c.get("name") for c in s] for s in root}
+    assert set(suites) == {"jp-migrate.store", "jp-migrate.tools", "jp-migrate.verify"}
+    assert suites["jp-migrate.verify"] == ["case 0", "case 1", "case 2", "case 3"]
+    assert "tools/fs | read.py" in suites["jp-migrate.tools"]
+
+
+def test_a_real_run_that_migrated_files_does_not_fail_them() -> None:
+    report = Report(command="tools", tools=[ToolFile(path="a.py", status="migrated")])
+    assert junit_counts(render_report(report, "junit"))["failures"] == 0
+    dry = report.model_copy(update={"dry_run": True})
+    assert junit_counts(render_report(dry, "junit"))["failures"] == 1
+
+
+def test_junit_survives_control_characters_in_tool_output() -> None:
+    report = Report(
+        command="verify", verify=[VerifyCase(index=0, verdict="error", message="bad\x00\x1b[31m")]
+    )
+    root = ET.fromstring(render_report(report, "junit"))
+    assert root.find(".//error").get("message") == "bad\ufffd\ufffd[31m"  # type: ignore[union-attr]
+
+
+def test_sarif_validates_and_reports_unhandled_sites_and_errors() -> None:
+    log = validate_sarif(render_report(sample_report(), "sarif"))
+    run = log["runs"][0]
+    results = run["results"]
+    by_rule = {r["ruleId"]: r for r in results}
+    assert set(by_rule) == {"store-error", "tool-error", "codemod-outcome-dynamic"}
+    site = by_rule["codemod-outcome-dynamic"]["locations"][0]["physicalLocation"]
+    assert site["artifactLocation"] == {"uri": "tools/fs%20%7C%20read.py", "uriBaseId": "%SRCROOT%"}
+    assert site["region"] == {"startLine": 14, "startColumn": 5}
+    rules = run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == sorted(by_rule)
+    for r in results:
+        assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
+    # the count of results follows the JSON totals: one per unhandled site, one per file in error
+    files_in_error = sum(
+        f.status == "error" for f in [*sample_report().store, *sample_report().tools]
+    )  # type: ignore[misc]
+    t = json.loads(render_report(sample_report(), "json"))["totals"]
+    assert len(results) == t["unhandled_sites"] + files_in_error
+
+
+def test_sarif_uris_are_relative_references_or_file_uris() -> None:
+    report = Report(
+        command="check",
+        store=[
+            StoreFile(path="/abs/p q/events.json", conversation="c", status="error", message="x")
+        ],
+        tools=[
+            ToolFile(
+                path="./tools/ü.py",
+                status="unchanged",
+                sites=[Site(line=0, column=0, rule="r", action="unhandled")],
+            )
+        ],
+    )
+    log = validate_sarif(render_report(report, "sarif"))
+    locations = [r["locations"][0]["physicalLocation"] for r in log["runs"][0]["results"]]
+    uris = [loc["artifactLocation"]["uri"] for loc in locations]
+    assert uris == ["file:///abs/p%20q/events.json", "tools/%C3%BC.py"]
+    assert all(urlsplit(u).scheme in ("", "file") for u in uris)
+    assert locations[1]["region"] == {"startLine": 1, "startColumn": 1}
+
+
+def test_sarif_of_a_clean_run_has_no_results_and_still_validates() -> None:
+    log = validate_sarif(render_report(Report(command="check", store=[], tools=[]), "sarif"))
+    assert log["runs"][0]["results"] == [] and log["runs"][0]["tool"]["driver"]["rules"] == []
+
+
+def test_sarif_rule_descriptions_come_from_the_shipped_rules() -> None:
+    report = Report(
+        command="tools",
+        tools=[
+            ToolFile(
+                path="a.py",
+                status="unchanged",
+                sites=[Site(line=1, column=1, rule="store-faithful-text", action="unhandled")],
+            )
+        ],
+    )
+    rules = json.loads(render_report(report, "sarif"))["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[0]["shortDescription"]["text"].startswith("A legacy tool_call_response")
+
+
+@pytest.mark.parametrize("fmt", ["junit", "sarif"])
+def test_junit_and_sarif_are_deterministic(fmt: str) -> None:
+    assert render_report(sample_report(), fmt) == render_report(sample_report(reverse=True), fmt)
