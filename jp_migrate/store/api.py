@@ -1,0 +1,139 @@
+"""The store capability's public API: migrate, verify and roll back conversation stores.
+
+No printing here: every conversation becomes a `StoreFile` (bad input included,
+as `status="error"` with a one-line message); only a bad PATH or option raises
+JpMigrateError. The CLI (`store.cli`) and `jp-migrate check` render the results.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from jp_migrate.contract.report import StoreFile
+from jp_migrate.errors import JpMigrateError
+from jp_migrate.store import manifest
+from jp_migrate.store.discover import Conversation, Found, Rejected, discover
+from jp_migrate.store.migrate import Result, Settings, migrate_conversation
+from jp_migrate.store.selection import select_rules
+from jp_migrate.store.verify import verify_conversation
+
+Progress = Callable[[int, int], None]  # (done, total)
+
+
+@dataclass(frozen=True)
+class StoreOptions:
+    dry_run: bool = False
+    check: bool = False
+    diff: bool = False
+    verify: bool = False
+    encoding: Literal["auto", "base64", "plain"] = "auto"
+    rules: Sequence[str | Path] = ()  # store rule ids, or directories of rule files
+    exclude_archived: bool = False
+    backup: bool = True
+    jobs: int = 1
+    shard: tuple[int, int] | str | None = None  # (K, N) or "K/N", K in 1..N
+
+    @property
+    def writes(self) -> bool:
+        return not (self.dry_run or self.check or self.verify)
+
+
+@dataclass
+class StoreRun:
+    files: list[StoreFile]
+    runs: list[Path] = field(default_factory=list)  # run directories written (one per storage root)
+
+
+def parse_shard(shard: tuple[int, int] | str | None) -> tuple[int, int] | None:
+    if shard is None:
+        return None
+    if isinstance(shard, str):
+        k, sep, n = shard.partition("/")
+        if not sep or not k.strip().isdigit() or not n.strip().isdigit():
+            raise JpMigrateError(f"--shard {shard}: expected K/N, e.g. 1/4")
+        shard = (int(k), int(n))
+    index, count = shard
+    if count < 1 or not 1 <= index <= count:
+        raise JpMigrateError(f"--shard {index}/{count}: K must be between 1 and N")
+    return index, count
+
+
+def _rejected(item: Rejected) -> StoreFile:
+    c = item.conversation
+    return StoreFile(path=c.shown, conversation=c.name, status=item.status, message=item.message)  # type: ignore[arg-type]
+
+
+def _task(args: tuple[Conversation, Settings, bool]) -> Result:
+    conversation, settings, verify = args
+    if verify:
+        return Result(verify_conversation(conversation))
+    return migrate_conversation(conversation, settings)
+
+
+def _run_all(
+    tasks: list[tuple[Conversation, Settings, bool]], jobs: int, progress: Progress | None
+) -> Iterable[Result]:
+    total = len(tasks)
+    if jobs <= 1 or total < 2:
+        for done, task in enumerate(tasks, 1):
+            yield _task(task)
+            if progress:
+                progress(done, total)
+        return
+    context = multiprocessing.get_context("fork")
+    chunk = max(1, min(32, total // (jobs * 8)))
+    with context.Pool(min(jobs, total)) as pool:
+        for done, result in enumerate(pool.imap_unordered(_task, tasks, chunksize=chunk), 1):
+            yield result
+            if progress:
+                progress(done, total)
+
+
+def run_stores(paths: Sequence[Path], options: StoreOptions, *, progress: Progress | None = None) -> StoreRun:
+    if not paths:
+        raise JpMigrateError("no PATH given")
+    if options.jobs < 1:
+        raise JpMigrateError(f"--jobs {options.jobs}: must be at least 1")
+    rule_ids, matches = select_rules(options.rules)
+    found: list[Found] = discover(
+        [Path(p) for p in paths], exclude_archived=options.exclude_archived, shard=parse_shard(options.shard)
+    )
+    run_id = manifest.new_run_id() if options.writes else None
+    settings = Settings(
+        write=options.writes,
+        diff=options.diff,
+        encoding=options.encoding,
+        rules=rule_ids,
+        matches=matches,
+        backup=options.backup,
+        run_id=run_id,
+    )
+    files = [_rejected(item) for item in found if isinstance(item, Rejected)]
+    tasks = [(item, settings, options.verify) for item in found if isinstance(item, Conversation)]
+    records: dict[str, list[manifest.FileRecord]] = defaultdict(list)
+    for result in _run_all(tasks, options.jobs, progress):
+        files.append(result.file)
+        if result.record is not None:
+            records[result.root].append(result.record)
+    run_dirs: list[Path] = []
+    if run_id is not None:
+        opts = {"encoding": options.encoding, "rules": list(rule_ids), "backup": options.backup}
+        for root in sorted(set(records)):
+            written = manifest.finish_run(Path(root), run_id, records.get(root, []), opts)
+            if written is not None:
+                run_dirs.append(written)
+    files.sort(key=lambda f: f.path)
+    return StoreRun(files, run_dirs)
+
+
+def migrate_stores(paths: Sequence[Path], options: StoreOptions) -> list[StoreFile]:
+    """Migrate (or check, dry-run, verify) every conversation under `paths`."""
+    return run_stores(paths, options).files
+
+
+__all__ = ["StoreOptions", "StoreRun", "migrate_stores", "parse_shard", "run_stores"]

@@ -1,0 +1,101 @@
+"""JP's canonical file format, and minimal-change rewriting (SPEC §3 "Layout").
+
+JP writes pretty JSON: 2-space indent, `": "`, non-ASCII raw, trailing newline.
+orjson's OPT_INDENT_2 output plus "\\n" is that format byte for byte (pinned by a
+test on the real corpus), so a canonical file is rewritten by dumping the new
+events. A file that is not canonical (hand-edited, a float JP and orjson format
+differently, …) is spliced instead: every event we did not migrate keeps its
+exact bytes, and a migrated one is written in the style of the event it replaces.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+
+def pretty(value: Any) -> bytes:
+    """`json.dumps(value, indent=2, ensure_ascii=False) + "\\n"`, fast."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
+    except (orjson.JSONEncodeError, TypeError):  # e.g. an integer beyond 64 bits
+        return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def is_canonical(raw: bytes, events: list[Any]) -> bool:
+    return pretty(events) == raw
+
+
+def rewrite(raw: bytes, events: list[Any], replaced: Mapping[int, Any]) -> bytes:
+    """The file with `replaced` events (index → new event) put in, everything else kept."""
+    if not replaced:
+        return raw
+    if is_canonical(raw, events):
+        new_events = [replaced.get(i, e) for i, e in enumerate(events)]
+        return pretty(new_events)
+    return splice(raw.decode("utf-8"), replaced).encode("utf-8")
+
+
+def element_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) character offsets of each element of a top-level JSON array."""
+    decoder = json.JSONDecoder()
+    spans: list[tuple[int, int]] = []
+    index = _skip_ws(text, 0)
+    if text[index : index + 1] != "[":
+        raise ValueError("not a JSON array")
+    index = _skip_ws(text, index + 1)
+    if text[index : index + 1] == "]":
+        return spans
+    while True:
+        _value, end = decoder.raw_decode(text, index)
+        spans.append((index, end))
+        index = _skip_ws(text, end)
+        if text[index : index + 1] == ",":
+            index = _skip_ws(text, index + 1)
+            continue
+        return spans
+
+
+def _skip_ws(text: str, index: int) -> int:
+    while index < len(text) and text[index] in " \t\r\n":
+        index += 1
+    return index
+
+
+def splice(text: str, replaced: Mapping[int, Any]) -> str:
+    spans = element_spans(text)
+    out: list[str] = []
+    cursor = 0
+    for index in sorted(replaced):
+        start, end = spans[index]
+        out.append(text[cursor:start])
+        out.append(_styled(replaced[index], text, start, end))
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+def _styled(event: Any, text: str, start: int, end: int) -> str:
+    """`event` serialized like the original element: pretty at its indent, or on one line."""
+    original = text[start:end]
+    if "\n" not in original:
+        separators = (", ", ": ") if '": ' in original else (",", ":")
+        return json.dumps(event, ensure_ascii=False, separators=separators)
+    line_start = text.rfind("\n", 0, start) + 1
+    indent = text[line_start:start] if text[line_start:start].isspace() else ""
+    step = _indent_step(original)
+    dumped = json.dumps(event, indent=step, ensure_ascii=False)
+    return dumped.replace("\n", "\n" + indent)
+
+
+def _indent_step(original: str) -> int:
+    lines = original.split("\n")
+    if len(lines) < 2:
+        return 2
+    first = lines[1]
+    last = lines[-1]
+    step = (len(first) - len(first.lstrip(" "))) - (len(last) - len(last.lstrip(" ")))
+    return step if step > 0 else 2

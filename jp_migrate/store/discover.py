@@ -1,0 +1,170 @@
+"""Find conversations: PATH (workspace, storage root or one conversation) → what to migrate.
+
+Layout per SPEC §3: `<root>/conversations/<id>[-<slug>]/{metadata,events}.json`,
+archived ones under `conversations/.archive/`. Discovery only looks at names and
+file types; reading and judging the files is `load`'s job.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from jp_migrate.errors import JpMigrateError
+
+CONVERSATIONS = "conversations"
+ARCHIVE = ".archive"
+EVENTS = "events.json"
+METADATA = "metadata.json"
+LEGACY_MESSAGES = "messages.json"
+
+
+@dataclass(frozen=True)
+class StorageRoot:
+    path: Path  # the directory holding `conversations/` (a workspace's `.jp/`, or user storage)
+    shown: str  # how the user named it, for report paths
+
+    @property
+    def workspace(self) -> Path | None:
+        """The workspace root (for file URIs) when this is a workspace's `.jp/`."""
+        return self.path.parent if self.path.name == ".jp" else None
+
+
+@dataclass(frozen=True)
+class Conversation:
+    root: StorageRoot
+    name: str  # the directory name: `<id>[-<slug>]`
+    archived: bool
+
+    @property
+    def id(self) -> str:
+        """JP's conversation id: the directory name up to the first `-` (`ConversationId::try_from_dirname`)."""
+        return self.name.split("-", 1)[0]
+
+    @property
+    def relative(self) -> str:
+        """The directory relative to the storage root, `/`-separated (manifest keys)."""
+        parts = [CONVERSATIONS, ARCHIVE, self.name] if self.archived else [CONVERSATIONS, self.name]
+        return "/".join(parts)
+
+    @property
+    def directory(self) -> Path:
+        return self.root.path / self.relative
+
+    @property
+    def events(self) -> Path:
+        return self.directory / EVENTS
+
+    @property
+    def shown(self) -> str:
+        """The events file as the user would name it, relative to the PATH they gave."""
+        return os.path.join(self.root.shown, self.relative, EVENTS)
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A directory under `conversations/` that is not migrated, and why."""
+
+    conversation: Conversation
+    status: str  # "error" or "skipped"
+    message: str
+
+
+Found = Conversation | Rejected
+
+
+def resolve(path: Path) -> tuple[StorageRoot, str | None]:
+    """The storage root PATH belongs to, and the one conversation it names (or None for all).
+
+    Raises JpMigrateError when PATH is none of the three accepted kinds.
+    """
+    shown = str(path)
+    if (path / ".jp" / CONVERSATIONS).is_dir():
+        return StorageRoot(path / ".jp", os.path.join(shown, ".jp")), None
+    if (path / CONVERSATIONS).is_dir():
+        return StorageRoot(path, shown), None
+    if path.is_dir() and (path / ".jp").is_dir():
+        return StorageRoot(path / ".jp", os.path.join(shown, ".jp")), None  # a workspace with no conversations yet
+    parent = path.parent
+    if path.is_dir() and parent.name == ARCHIVE and parent.parent.name == CONVERSATIONS:
+        root = parent.parent.parent
+        return StorageRoot(root, os.path.dirname(os.path.dirname(os.path.dirname(shown.rstrip("/"))))), path.name
+    if path.is_dir() and parent.name == CONVERSATIONS:
+        return StorageRoot(parent.parent, os.path.dirname(os.path.dirname(shown.rstrip("/")))), path.name
+    if not path.exists():
+        raise JpMigrateError(f"{path}: no such file or directory")
+    raise JpMigrateError(
+        f"{path}: not a workspace (with .jp/), a storage root (with conversations/) "
+        "or a conversation directory (inside conversations/)"
+    )
+
+
+def in_shard(name: str, shard: tuple[int, int] | None) -> bool:
+    """Stable: CRC-32 of the directory name, so every machine picks the same subset."""
+    if shard is None:
+        return True
+    index, count = shard
+    return zlib.crc32(name.encode("utf-8")) % count == index - 1
+
+
+def _classify(conversation: Conversation) -> Found:
+    directory = conversation.directory
+    if directory.is_symlink():
+        target = Path(os.path.realpath(directory))
+        root = Path(os.path.realpath(conversation.root.path))
+        if not target.is_relative_to(root):
+            return Rejected(conversation, "error", f"symlink to {target}, outside the storage root: not followed")
+        return Rejected(conversation, "skipped", "symlinked conversation directory: not followed")
+    if (directory / EVENTS).is_file() or (directory / EVENTS).is_symlink():
+        return conversation
+    if (directory / LEGACY_MESSAGES).exists():
+        return Rejected(
+            conversation,
+            "skipped",
+            "unsupported layout: messages.json (JP before December 2025); left untouched",
+        )
+    return Rejected(conversation, "error", "not a conversation: no events.json")
+
+
+def _entries(root: StorageRoot, archived: bool) -> Iterator[Conversation]:
+    base = root.path / CONVERSATIONS / (ARCHIVE if archived else "")
+    try:
+        names = sorted(e.name for e in os.scandir(base) if e.is_dir(follow_symlinks=True) or e.is_symlink())
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise JpMigrateError(f"{base}: cannot list: {exc.strerror or exc}") from None
+    for name in names:
+        if name.startswith("."):
+            continue  # `.archive` itself, and nothing of ours ever lives here
+        yield Conversation(root, name, archived)
+
+
+def discover(
+    paths: Sequence[Path], *, exclude_archived: bool = False, shard: tuple[int, int] | None = None
+) -> list[Found]:
+    """Every conversation under PATHs, once each, in a stable order."""
+    found: dict[str, Found] = {}
+    for path in paths:
+        root, only = resolve(path)
+        if only is not None:
+            archived = path.parent.name == ARCHIVE
+            candidates: Iterator[Conversation] = iter([Conversation(root, only, archived)])
+        else:
+            candidates = _entries(root, False)
+            if not exclude_archived:
+                candidates = _chain(candidates, _entries(root, True))
+        for conversation in candidates:
+            if not in_shard(conversation.name, shard):
+                continue
+            key = os.path.realpath(conversation.root.path) + "\0" + conversation.relative
+            found.setdefault(key, _classify(conversation))
+    return list(found.values())
+
+
+def _chain(*parts: Iterator[Conversation]) -> Iterator[Conversation]:
+    for part in parts:
+        yield from part

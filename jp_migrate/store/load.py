@@ -1,0 +1,62 @@
+"""Read a conversation's `events.json`: bytes in, a JSON array of events out, or one ContractError.
+
+orjson parses (several times faster than the standard library); when it refuses
+a document the standard library would take (integers beyond 64 bits), that
+parser is used instead, and its error message names line and column otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from jp_migrate.contract.parse import load_json
+from jp_migrate.errors import ContractError
+
+
+@dataclass(frozen=True)
+class EventsFile:
+    raw: bytes
+    events: list[Any]
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.raw).hexdigest()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ContractError(f"invalid JSON: {name} is not a JSON value")
+
+
+def parse_events(raw: bytes, *, source: str) -> list[Any]:
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            load_json(raw, source=source)  # raises the "not valid UTF-8 (byte N)" error
+        try:
+            value = json.loads(raw, parse_constant=_reject_constant)
+        except ContractError as exc:
+            raise exc.with_source(source) from None
+        except (json.JSONDecodeError, RecursionError):
+            load_json(raw, source=source)  # raises with line and column
+            raise  # pragma: no cover - load_json always raises here
+    if not isinstance(value, list):
+        kind = type(value).__name__ if not isinstance(value, dict) else "object"
+        raise ContractError(f"expected a JSON array of events, found a JSON {kind}", source=source)
+    return value
+
+
+def read_events(path: Path, *, source: str) -> EventsFile:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ContractError(f"cannot read: {exc.strerror or exc}", source=source) from None
+    return EventsFile(raw, parse_events(raw, source=source))

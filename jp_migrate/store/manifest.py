@@ -1,0 +1,154 @@
+"""Run records under `<root>/.jp-migrate/` (never inside `conversations/`, which JP cleans).
+
+    .jp-migrate/.gitignore              `*`: git ignores all of it
+    .jp-migrate/runs/<run-id>/manifest.json
+    .jp-migrate/runs/<run-id>/journal.jsonl   one line per file, appended as it is written
+    .jp-migrate/runs/<run-id>/backup/<path>   the original files (hard links)
+    .jp-migrate/runs/<run-id>/rolled-back     present once the run was undone
+
+Only a run that changed a file leaves a record. Run ids sort by time. The
+journal survives a crash (the manifest is written at the end of a run), so an
+interrupted run can still be rolled back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from jp_migrate.errors import JpMigrateError
+
+STATE_DIR = ".jp-migrate"
+RUNS = "runs"
+MANIFEST = "manifest.json"
+JOURNAL = "journal.jsonl"
+BACKUP = "backup"
+ROLLED_BACK = "rolled-back"
+MANIFEST_SCHEMA = "jp-migrate.store-run.v1"
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    path: str  # relative to the storage root, `/`-separated
+    sha256_before: str
+    sha256_after: str
+    rules: list[str] = field(default_factory=list)
+    events_migrated: int = 0
+    backup: str | None = None  # relative to the run directory
+    action: str = "migrate"  # or "rollback", "downgrade"
+
+
+@dataclass(frozen=True)
+class Run:
+    root: Path
+    id: str
+    files: list[FileRecord]
+    complete: bool  # False: no manifest (the run was interrupted); files come from the journal
+    rolled_back: bool
+
+    @property
+    def directory(self) -> Path:
+        return run_dir(self.root, self.id)
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ") + f"-{os.getpid()}"
+
+
+def state_dir(root: Path) -> Path:
+    return root / STATE_DIR
+
+
+def run_dir(root: Path, run_id: str) -> Path:
+    return state_dir(root) / RUNS / run_id
+
+
+def ensure_state_dir(root: Path) -> Path:
+    state = state_dir(root)
+    state.mkdir(exist_ok=True)
+    ignore = state / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("*\n", "utf-8")
+    return state
+
+
+def backup_path(root: Path, run_id: str, relative: str) -> Path:
+    return run_dir(root, run_id) / BACKUP / relative
+
+
+def append_journal(root: Path, run_id: str, record: FileRecord) -> None:
+    """One line, one write, O_APPEND: safe from parallel workers and a crash mid-run."""
+    directory = run_dir(root, run_id)
+    directory.mkdir(parents=True, exist_ok=True)
+    line = (json.dumps(asdict(record), ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    fd = os.open(directory / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def finish_run(root: Path, run_id: str, records: list[FileRecord], options: dict[str, Any]) -> Path | None:
+    """Write the manifest, or remove the run directory when nothing changed."""
+    directory = run_dir(root, run_id)
+    if not records:
+        if directory.is_dir() and not any(directory.iterdir()):
+            directory.rmdir()
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "schema": MANIFEST_SCHEMA,
+        "run": run_id,
+        "options": options,
+        "files": [asdict(r) for r in sorted(records, key=lambda r: r.path)],
+    }
+    tmp = directory / f".{MANIFEST}.partial"
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    os.replace(tmp, directory / MANIFEST)
+    return directory
+
+
+def _records(raw: list[Any], where: Path) -> list[FileRecord]:
+    try:
+        return [FileRecord(**item) for item in raw]
+    except TypeError as exc:
+        raise JpMigrateError(f"{where}: not a jp-migrate run record: {exc}") from None
+
+
+def load_run(root: Path, run_id: str) -> Run:
+    directory = run_dir(root, run_id)
+    if not directory.is_dir():
+        raise JpMigrateError(f"{state_dir(root) / RUNS}: no run {run_id!r}")
+    rolled_back = (directory / ROLLED_BACK).exists()
+    manifest = directory / MANIFEST
+    try:
+        if manifest.exists():
+            data = json.loads(manifest.read_text("utf-8"))
+            return Run(root, run_id, _records(data["files"], manifest), True, rolled_back)
+        journal = directory / JOURNAL
+        lines = journal.read_text("utf-8").splitlines() if journal.exists() else []
+        latest: dict[str, Any] = {}
+        for line in lines:
+            if line.strip():
+                item = json.loads(line)
+                latest.setdefault(item["path"], item)  # the first write holds the original backup
+        return Run(root, run_id, _records(list(latest.values()), journal), False, rolled_back)
+    except (OSError, ValueError, KeyError) as exc:
+        raise JpMigrateError(f"{directory}: unreadable run record: {exc}") from None
+
+
+def list_runs(root: Path) -> list[str]:
+    """Run ids, oldest first."""
+    directory = state_dir(root) / RUNS
+    if not directory.is_dir():
+        return []
+    return sorted(p.name for p in directory.iterdir() if p.is_dir())
+
+
+def mark_rolled_back(root: Path, run_id: str) -> None:
+    (run_dir(root, run_id) / ROLLED_BACK).write_text("", "utf-8")

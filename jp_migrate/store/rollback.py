@@ -1,0 +1,182 @@
+"""`jp-migrate rollback`: undo a migration run (Alembic's downgrade to our upgrade).
+
+Restores each file the run wrote from its backup, byte for byte, under the
+conversation's lock, refusing (unless forced) a file changed since the run
+wrote it. `downgrade=True` also converts migrated events back to the legacy
+shape (`downgrade_response`) in files no backup covers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jp_migrate.contract.report import StoreFile
+from jp_migrate.convert.events import downgrade_response, is_migrated
+from jp_migrate.errors import ContractError, JpMigrateError
+from jp_migrate.store import canonical, manifest
+from jp_migrate.store.discover import Conversation, StorageRoot, discover
+from jp_migrate.store.load import read_events
+from jp_migrate.store.lock import ConversationLocked, conversation_lock
+from jp_migrate.store.write import atomic_write, is_read_only, restore
+
+
+@dataclass(frozen=True)
+class RollbackOptions:
+    run: str | None = None  # default: the newest run not yet rolled back
+    force: bool = False
+    downgrade: bool = False
+
+
+@dataclass
+class RollbackRun:
+    files: list[StoreFile]
+    runs: list[str] = field(default_factory=list)  # run ids rolled back (one per storage root at most)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _pick_run(root: Path, wanted: str | None) -> manifest.Run | None:
+    if wanted is not None:
+        return manifest.load_run(root, wanted)
+    for run_id in reversed(manifest.list_runs(root)):
+        run = manifest.load_run(root, run_id)
+        if not run.rolled_back:
+            return run
+    return None
+
+
+def _downgrade_file(conversation: Conversation) -> StoreFile:
+    """Migrated events → legacy, in place (no backup exists to restore)."""
+    shown = conversation.shown
+    base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
+    loaded = read_events(conversation.events, source=shown)
+    replaced = {}
+    for index, event in enumerate(loaded.events):
+        if is_migrated(event):
+            try:
+                replaced[index] = downgrade_response(event)
+            except ContractError as exc:
+                raise ContractError(exc.reason, field=f"[{index}].{exc.field}".rstrip(".")) from None
+    if not replaced:
+        return StoreFile(**base, status="unchanged", events_total=len(loaded.events))
+    if is_read_only(conversation.events):
+        return StoreFile(**base, status="error", message="read-only file: left untouched")
+    data = canonical.rewrite(loaded.raw, loaded.events, replaced)
+    atomic_write(conversation.events, data)
+    return StoreFile(
+        **base,
+        status="migrated",
+        message="downgraded to legacy responses (no backup)",
+        events_total=len(loaded.events),
+        events_migrated=len(replaced),
+        sha256_before=loaded.sha256,
+        sha256_after=hashlib.sha256(data).hexdigest(),
+    )
+
+
+def _restore_one(
+    conversation: Conversation, record: manifest.FileRecord, run: manifest.Run, options: RollbackOptions
+) -> StoreFile:
+    target = conversation.root.path / record.path
+    base: dict[str, Any] = {"path": conversation.shown, "conversation": conversation.name}
+    if not target.is_file():
+        return StoreFile(**base, status="error", message="missing: the run wrote it, it is gone now")
+    current = _sha256(target)
+    if current == record.sha256_before:
+        return StoreFile(**base, status="unchanged", message=f"already as before run {run.id}")
+    if current != record.sha256_after and not options.force:
+        return StoreFile(
+            **base,
+            status="error",
+            message=f"changed since run {run.id} wrote it: refusing to roll back (--force to overwrite)",
+            sha256_before=current,
+        )
+    backup = run.directory / record.backup if record.backup else None
+    if backup is not None and backup.is_file():
+        if _sha256(backup) != record.sha256_before:
+            return StoreFile(**base, status="error", message=f"backup {backup} does not match the manifest")
+        restore(backup, target)
+        return StoreFile(
+            **base,
+            status="migrated",
+            message=f"restored from run {run.id}",
+            sha256_before=current,
+            sha256_after=record.sha256_before,
+        )
+    if options.downgrade:
+        return _downgrade_file(conversation)
+    return StoreFile(**base, status="error", message=f"run {run.id} kept no backup of it: use --downgrade")
+
+
+def _locked(conversation: Conversation, action: Any) -> StoreFile:
+    try:
+        with conversation_lock(conversation.root.path, conversation.id):
+            result: StoreFile = action()
+            return result
+    except ConversationLocked:
+        return StoreFile(
+            path=conversation.shown, conversation=conversation.name, status="skipped",
+            message="locked by a running jp: skipped",
+        )
+    except ContractError as exc:
+        reason = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
+        return StoreFile(path=conversation.shown, conversation=conversation.name, status="error", message=reason)
+    except OSError as exc:
+        return StoreFile(
+            path=conversation.shown, conversation=conversation.name, status="error", message=f"{exc.strerror or exc}"
+        )
+
+
+def _conversation_for(root: StorageRoot, relative: str) -> Conversation:
+    parts = relative.split("/")
+    return Conversation(root, parts[-2], archived=len(parts) > 3 and parts[1] == ".archive")
+
+
+def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
+    """Roll back the chosen run in every storage root under `paths` (restricted to the conversations named)."""
+    found = discover(paths)
+    by_root: dict[str, tuple[StorageRoot, set[str]]] = {}
+    for item in found:
+        conversation = item if isinstance(item, Conversation) else item.conversation
+        entry = by_root.setdefault(os.path.realpath(conversation.root.path), (conversation.root, set()))
+        entry[1].add(conversation.relative)
+    if not by_root:
+        for path in paths:
+            from jp_migrate.store.discover import resolve
+
+            root, _ = resolve(path)
+            by_root.setdefault(os.path.realpath(root.path), (root, set()))
+    files: list[StoreFile] = []
+    rolled: list[str] = []
+    for root, wanted in by_root.values():
+        run = _pick_run(root.path, options.run)
+        covered: set[str] = set()
+        if run is not None:
+            results = []
+            for record in run.files:
+                conversation = _conversation_for(root, record.path)
+                if conversation.relative not in wanted:
+                    continue
+                covered.add(conversation.relative)
+                results.append(
+                    _locked(conversation, lambda c=conversation, r=record: _restore_one(c, r, run, options))
+                )
+            files.extend(results)
+            if results and all(f.status in ("migrated", "unchanged") for f in results):
+                if covered >= {r.path.rsplit("/", 1)[0] for r in run.files}:
+                    manifest.mark_rolled_back(root.path, run.id)
+                rolled.append(run.id)
+        elif options.run is not None:
+            raise JpMigrateError(f"{manifest.state_dir(root.path)}: no run {options.run!r}")
+        if options.downgrade:
+            for item in found:
+                if isinstance(item, Conversation) and item.root == root and item.relative not in covered:
+                    files.append(_locked(item, lambda c=item: _downgrade_file(c)))
+    files.sort(key=lambda f: f.path)
+    return RollbackRun(files, rolled)

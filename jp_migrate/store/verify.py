@@ -1,0 +1,103 @@
+"""`conversations --verify`: check a migrated store without changing it.
+
+Per file: it parses; every migrated response's blocks decode and render to the
+text its legacy original held (the original from this file's newest backup when
+there is one); no legacy response is left; with a backup, every other event is
+unchanged. Events that would not survive a downgrade are reported as warnings.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jp_migrate.contract.report import StoreFile
+from jp_migrate.convert.encoding import decode_payload
+from jp_migrate.convert.events import is_migrated, is_response, stored_payload_text, survives_downgrade
+from jp_migrate.errors import ContractError
+from jp_migrate.store import manifest
+from jp_migrate.store.discover import Conversation
+from jp_migrate.store.load import parse_events, read_events
+
+
+@cache
+def _backups(root: Path) -> dict[str, Path]:
+    """relative events path → its newest backup (runs not rolled back), per storage root."""
+    found: dict[str, Path] = {}
+    for run_id in reversed(manifest.list_runs(root)):
+        try:
+            run = manifest.load_run(root, run_id)
+        except Exception:  # noqa: BLE001 - an unreadable record only means no backup to compare with
+            continue
+        if run.rolled_back:
+            continue
+        for record in run.files:
+            if record.backup and record.path not in found:
+                path = run.directory / record.backup
+                if path.is_file():
+                    found[record.path] = path
+    return found
+
+
+def _original(conversation: Conversation) -> list[Any] | None:
+    backup = _backups(conversation.root.path).get(f"{conversation.relative}/{conversation.events.name}")
+    if backup is None:
+        return None
+    try:
+        return parse_events(backup.read_bytes(), source=str(backup))
+    except (ContractError, OSError):
+        return None
+
+
+def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[str], list[str], int]:
+    """(problems, warnings, migrated count) for one file's events."""
+    problems: list[str] = []
+    warnings: list[str] = []
+    migrated = 0
+    if original is not None and len(original) != len(events):
+        problems.append(f"{len(events)} events, but the backup holds {len(original)}")
+        original = None
+    for index, event in enumerate(events):
+        before = original[index] if original is not None else None
+        if not is_response(event):
+            if before is not None and before != event:
+                problems.append(f"[{index}]: a {event.get('type') if isinstance(event, dict) else 'non-object'} event differs from the backup")
+            continue
+        if not is_migrated(event):
+            problems.append(f"[{index}]: tool_call_response {event.get('id', '')} is not migrated")
+            continue
+        migrated += 1
+        try:
+            text = stored_payload_text(event)
+            if not survives_downgrade(event):
+                warnings.append(f"[{index}]: {event.get('id', '')} would not survive a downgrade unchanged")
+        except ContractError as exc:
+            problems.append(f"[{index}].{exc.field}: {exc.reason}" if exc.field else f"[{index}]: {exc.reason}")
+            continue
+        if isinstance(before, dict) and isinstance(before.get("content"), str):
+            if text != decode_payload(before["content"])[0]:
+                problems.append(f"[{index}]: {event.get('id', '')} renders differently from its legacy original")
+    return problems, warnings, migrated
+
+
+def verify_conversation(conversation: Conversation) -> StoreFile:
+    shown = conversation.shown
+    base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
+    try:
+        loaded = read_events(conversation.events, source=shown)
+    except ContractError as exc:
+        return StoreFile(**base, status="error", message=exc.reason)
+    problems, warnings, migrated = check_events(loaded.events, _original(conversation))
+    status = "error" if problems else "unchanged"
+    message = f"{len(problems)} problem(s): {problems[0]}" if problems else ""
+    return StoreFile(
+        **base,
+        status=status,
+        message=message,
+        events_total=len(loaded.events),
+        events_migrated=migrated,
+        sha256_before=loaded.sha256,
+        problems=problems,
+        warnings=warnings,
+    )

@@ -1,0 +1,83 @@
+"""Atomic file replacement with an optional zero-copy backup.
+
+The new bytes go to a temporary file beside the target, are fsynced, and are
+renamed over the target; the directory is fsynced after. The backup is a hard
+link to the original inode made before the rename (the rename only moves the
+name), so it costs no byte copy; a copy is made only where links are refused.
+
+The temporary name is `.<file>.jp-migrate.partial`, not `*.tmp`: JP's sanitizer
+deletes stray `*.tmp` files in `conversations/` and must not remove ours mid-write,
+and a `*.tmp` already there is JP's own interrupted write, which we report.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+TEMP_SUFFIX = ".jp-migrate.partial"
+
+
+def temp_path(target: Path) -> Path:
+    return target.with_name(f".{target.name}{TEMP_SUFFIX}")
+
+
+def is_read_only(path: Path) -> bool:
+    """By the mode bits, so the answer is the same for root (which `os.access` lets write anything)."""
+    return not os.stat(path).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+
+
+def link_or_copy(source: Path, destination: Path) -> None:
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    destination.unlink(missing_ok=True)
+    try:
+        os.link(source, destination)
+    except OSError:  # another filesystem, or links not allowed
+        shutil.copy2(source, destination)
+
+
+def fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(target: Path, data: bytes, *, backup: Path | None = None) -> None:
+    """Replace `target` with `data`; readers see the old file or the new one, never a mix."""
+    tmp = temp_path(target)
+    mode = stat.S_IMODE(os.stat(target).st_mode) if target.exists() else 0o644
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if backup is not None:
+            link_or_copy(target, backup)
+            fsync_dir(backup.parent)
+        os.replace(tmp, target)
+        fsync_dir(target.parent)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def restore(backup: Path, target: Path) -> None:
+    """Put a backed-up file back atomically; the backup itself stays as it was."""
+    tmp = temp_path(target)
+    try:
+        tmp.unlink(missing_ok=True)
+        try:
+            os.link(backup, tmp)
+        except OSError:
+            shutil.copy2(backup, tmp)
+        os.replace(tmp, target)
+        fsync_dir(target.parent)
+    finally:
+        tmp.unlink(missing_ok=True)
