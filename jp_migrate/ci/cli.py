@@ -1,0 +1,162 @@
+"""`jp-migrate check [PATH]`: the store and codemod dry runs (and verify) in one CI step."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from jp_migrate.ci.config import ENCODINGS, CheckConfig, resolve_config
+from jp_migrate.ci.run import run_check
+from jp_migrate.contract.report import Report
+from jp_migrate.errors import JpMigrateError
+from jp_migrate.report import emit_reports, parse_spec
+
+
+def _problems(report: Report) -> list[str]:
+    """One line per file or case in error, for stderr (whatever the report formats)."""
+    lines = [
+        f"error: {f.path}: {f.message}"
+        for f in [*(report.store or []), *(report.tools or [])]
+        if f.status == "error"
+    ]
+    lines += [
+        f"error: verify case {c.index}: {c.message}"
+        for c in report.verify or []
+        if c.verdict == "error"
+    ]
+    return lines
+
+
+def build_config(
+    path: Path,
+    config_file: Path | None,
+    *,
+    diff: bool,
+    exclude: tuple[str, ...],
+    rules: tuple[str, ...],
+    encoding: str | None,
+    cases: Path | None,
+    no_store: bool,
+    no_tools: bool,
+    jobs: int | None,
+    reports: tuple[str, ...],
+) -> CheckConfig:
+    """The config file's values, with every flag that was given taking precedence."""
+    if not path.exists():
+        raise JpMigrateError(f"{path}: no such file or directory")
+    config = resolve_config(path if path.is_dir() else path.parent, config_file)
+    if not path.is_dir():  # a single file named on the command line is all that is checked
+        config = replace(config, paths=(path,), store_paths=None, tool_paths=None)
+    return config.override(
+        diff=True if diff else None,
+        exclude=exclude or None,
+        rules=rules or None,
+        encoding=encoding,
+        cases=cases,
+        store=False if no_store else None,
+        tools=False if no_tools else None,
+        jobs=jobs,
+        report=reports or None,
+    )
+
+
+@click.command()
+@click.argument("path", type=click.Path(path_type=Path), default=Path("."), required=False)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path),
+    help="Config file (default: the nearest .jp-migrate.toml or pyproject.toml [tool.jp-migrate]).",
+)
+@click.option(
+    "--report",
+    "reports",
+    multiple=True,
+    metavar="FORMAT[=FILE]",
+    help="terminal, json, markdown, junit or sarif; to FILE or - (stdout). Repeatable.",
+)
+@click.option("--diff", is_flag=True, help="Include unified diffs of what would change.")
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="PATTERN",
+    help="Gitignore-style pattern of tool sources to skip (replaces the config's list). Repeatable.",
+)
+@click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="ID",
+    help="Enable an opt-in store rule (replaces the config's list). Repeatable.",
+)
+@click.option(
+    "--encoding",
+    type=click.Choice(ENCODINGS),
+    default=None,
+    help="At-rest encoding of migrated store payloads.",
+)
+@click.option(
+    "--cases",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Verify cases (JSONL): also run the before/after verification.",
+)
+@click.option("--no-store", is_flag=True, help="Skip the conversation store dry run.")
+@click.option("--no-tools", is_flag=True, help="Skip the tool codemod dry run.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes.")
+@click.option(
+    "--timings",
+    is_flag=True,
+    help="Record phase durations in the report (off by default: reports stay deterministic).",
+)
+def check(
+    path: Path,
+    config_file: Path | None,
+    reports: tuple[str, ...],
+    diff: bool,
+    exclude: tuple[str, ...],
+    rules: tuple[str, ...],
+    encoding: str | None,
+    cases: Path | None,
+    no_store: bool,
+    no_tools: bool,
+    jobs: int | None,
+    timings: bool,
+) -> int:
+    """Dry-run the store migration and the tool codemod over PATH (default: .), writing nothing.
+
+    Settings come from `[tool.jp-migrate]` in pyproject.toml or a .jp-migrate.toml
+    (found at or above PATH); flags override them. Paths in reports are relative
+    to the current directory. Exit codes: 0 nothing to migrate; 1 something would
+    change, a verify mismatch or an unhandled site; 2 usage, config, input or
+    environment error.
+    """
+    config = build_config(
+        path,
+        config_file,
+        diff=diff,
+        exclude=exclude,
+        rules=rules,
+        encoding=encoding,
+        cases=cases,
+        no_store=no_store,
+        no_tools=no_tools,
+        jobs=jobs,
+        reports=reports,
+    )
+    specs = list(config.report) or ["terminal"]
+    for spec in specs:
+        parse_spec(spec)  # a bad --report is a usage error before any work is done
+    if not (config.store or config.tools or config.cases):
+        raise JpMigrateError(
+            "nothing to check: the store and the tools are both disabled and no cases are configured"
+        )
+    report = run_check(config, Path.cwd(), timings=timings)
+    for line in _problems(report):
+        click.echo(line, err=True)
+    sys.stdout.flush()
+    emit_reports(report, specs)
+    return report.exit_code
