@@ -35,6 +35,13 @@ def _no_constant(name: str) -> Any:
     raise _NotJson(f"{name} is not a JSON value")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _NotJson(f"number {text} is out of range")
+    return value
+
+
 def _lone_surrogate(value: Any) -> bool:
     if isinstance(value, str):
         try:
@@ -52,7 +59,8 @@ def _lone_surrogate(value: Any) -> bool:
 def load_json(data: bytes | str, *, source: str = "") -> Any:
     """Parse JSON text as serde_json does; anything it would refuse is one ContractError.
 
-    Refused: non-UTF-8 bytes, syntax errors, `NaN`/`Infinity`, and strings
+    Refused: non-UTF-8 bytes, syntax errors, `NaN`/`Infinity`, numbers beyond a
+    double's range, and strings
     holding a lone UTF-16 surrogate (`"\\ud800"`), which no UTF-8 text can carry.
     """
     if isinstance(data, bytes):
@@ -63,7 +71,7 @@ def load_json(data: bytes | str, *, source: str = "") -> Any:
     elif _lone_surrogate(data):
         raise ContractError("not valid UTF-8 (holds a lone surrogate)", source=source)
     try:
-        value = json.loads(data, parse_constant=_no_constant)
+        value = json.loads(data, parse_constant=_no_constant, parse_float=_finite)
     except json.JSONDecodeError as exc:
         raise ContractError(
             f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
