@@ -30,7 +30,7 @@ class StorageRoot:
     @property
     def workspace(self) -> Path | None:
         """The workspace root (for file URIs) when this is a workspace's `.jp/`."""
-        return self.path.parent if self.path.name == ".jp" else None
+        return Path(os.path.abspath(self.path.parent)) if self.path.name == ".jp" else None
 
 
 @dataclass(frozen=True)
