@@ -39,6 +39,7 @@ def build_config(
     rules: tuple[str, ...],
     encoding: str | None,
     cases: Path | None,
+    verify_tool: str | None,
     no_store: bool,
     no_tools: bool,
     jobs: int | None,
@@ -50,6 +51,8 @@ def build_config(
     config = resolve_config(path if path.is_dir() else path.parent, config_file)
     if not path.is_dir():  # a single file named on the command line is all that is checked
         config = replace(config, paths=(path,), store_paths=None, tool_paths=None)
+    if verify_tool is not None:
+        config = replace(config, verify=replace(config.verify, tool=verify_tool))
     return config.override(
         diff=True if diff else None,
         exclude=exclude or None,
@@ -104,6 +107,11 @@ def build_config(
     default=None,
     help="Verify cases (JSONL): also run the before/after verification.",
 )
+@click.option(
+    "--verify-tool",
+    metavar="NAME",
+    help="The workspace tool the verify cases call (config: [verify] tool).",
+)
 @click.option("--no-store", is_flag=True, help="Skip the conversation store dry run.")
 @click.option("--no-tools", is_flag=True, help="Skip the tool codemod dry run.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes.")
@@ -121,6 +129,7 @@ def check(
     rules: tuple[str, ...],
     encoding: str | None,
     cases: Path | None,
+    verify_tool: str | None,
     no_store: bool,
     no_tools: bool,
     jobs: int | None,
@@ -142,6 +151,7 @@ def check(
         rules=rules,
         encoding=encoding,
         cases=cases,
+        verify_tool=verify_tool,
         no_store=no_store,
         no_tools=no_tools,
         jobs=jobs,
@@ -154,7 +164,8 @@ def check(
         raise JpMigrateError(
             "nothing to check: the store and the tools are both disabled and no cases are configured"
         )
-    report = run_check(config, Path.cwd(), timings=timings)
+    workspace = path if path.is_dir() else path.parent
+    report = run_check(config, Path.cwd(), workspace, timings=timings)
     for line in _problems(report):
         click.echo(line, err=True)
     sys.stdout.flush()

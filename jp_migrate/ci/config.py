@@ -18,10 +18,11 @@ file resolve against the file's directory; command-line flags override keys.
     report = ["terminal"]         # report specs, as `--report` takes them
     jobs = 1
 
-    [verify]                      # optional: targets for the verify cases
-    before = "…"                  # default: the workspace as it is
-    after = "…"                   # default: a migrated copy of it in a temp dir
-    timeout = 30.0
+    [verify]                      # how to run the cases
+    tool = "name"                 # a tool of the workspace's JP config (.jp/mcp/tools/)
+    before = "…"                  # or a command template for the control (default: the tool as it is)
+    after = "…"                   # or one for the candidate (default: the tool in a migrated scratch copy)
+    timeout = 60.0                # seconds per run
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ class ConfigError(JpMigrateError):
 
 @dataclass(frozen=True)
 class VerifyTargets:
-    before: str | None = None
+    tool: str | None = None  # a tool of the workspace's JP config, run on both sides
+    before: str | None = None  # command templates replacing a side
     after: str | None = None
     timeout: float | None = None
 
@@ -131,7 +133,7 @@ def _paths(where: Path, key: str, value: Any) -> tuple[Path, ...]:
 
 def _verify(where: Path, key: str, value: Any) -> VerifyTargets:
     if not isinstance(value, dict):
-        raise ConfigError(where, key, "expected a table with before, after, timeout")
+        raise ConfigError(where, key, "expected a table with tool, before, after, timeout")
     unknown = sorted(set(value) - {"before", "after", "timeout"})
     if unknown:
         raise ConfigError(
@@ -143,6 +145,7 @@ def _verify(where: Path, key: str, value: Any) -> VerifyTargets:
     ):
         raise ConfigError(where, f"{key}.timeout", "expected a number of seconds above 0")
     return VerifyTargets(
+        tool=_string(where, f"{key}.tool", value["tool"]) if "tool" in value else None,
         before=_string(where, f"{key}.before", value["before"]) if "before" in value else None,
         after=_string(where, f"{key}.after", value["after"]) if "after" in value else None,
         timeout=float(timeout) if timeout is not None else None,

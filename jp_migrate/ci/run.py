@@ -85,8 +85,11 @@ def tools_dry_run(config: CheckConfig) -> list[ToolFile]:
     return files
 
 
-def run_check(config: CheckConfig, root: Path, *, timings: bool = False) -> Report:
-    """The report of every enabled dry run, paths relative to `root`, exit code filled in."""
+def run_check(config: CheckConfig, root: Path, workspace: Path, *, timings: bool = False) -> Report:
+    """The report of every enabled dry run, paths relative to `root`, exit code filled in.
+
+    `workspace` is the directory whose JP config the verify cases run against.
+    """
     clock: dict[str, float] = {}
     store = tools = cases = None
     if config.store:
@@ -101,7 +104,7 @@ def run_check(config: CheckConfig, root: Path, *, timings: bool = False) -> Repo
         from jp_migrate.ci.verify import verify_step
 
         started = time.perf_counter()
-        cases = verify_step(config, root)
+        cases = verify_step(config, workspace)
         clock["verify"] = time.perf_counter() - started
     report = Report(
         command="check",

@@ -1,0 +1,78 @@
+"""Helpers for the `check` tests: an in-process CLI run, a legacy store copy, a stand-in codemod."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from jp_migrate.contract.report import ToolFile
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "jp-store" / "conversations"
+
+
+def legacy_workspace(root: Path) -> Path:
+    """A workspace whose `.jp/conversations` is a copy of the real legacy corpus."""
+    (root / ".jp").mkdir(parents=True, exist_ok=True)
+    shutil.copytree(CORPUS, root / ".jp" / "conversations")
+    return root
+
+
+def empty_workspace(root: Path) -> Path:
+    (root / ".jp" / "conversations").mkdir(parents=True)
+    return root
+
+
+def run_check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`jp-migrate check ARGS` in this process (so monkeypatched capabilities apply)."""
+    from jp_migrate.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["check", *args])
+    out = capsys.readouterr()
+    code = exited.value.code
+    return (code if isinstance(code, int) else 1), out.out, out.err
+
+
+@dataclass(frozen=True)
+class FakeToolsOptions:
+    write: bool = True
+    diff: bool = False
+    exclude: tuple[str, ...] = ()
+    jobs: int = 1
+
+
+def fake_codemod(
+    monkeypatch: pytest.MonkeyPatch,
+    answer: Callable[[Sequence[Path], FakeToolsOptions], list[ToolFile]],
+) -> list[tuple[list[Path], FakeToolsOptions]]:
+    """Stand in for `jp_migrate.codemod.api` (the codemod is built in parallel); returns the calls seen."""
+    from jp_migrate.ci import run
+
+    calls: list[tuple[list[Path], FakeToolsOptions]] = []
+
+    def migrate_tools(paths: Sequence[Path], options: FakeToolsOptions) -> list[ToolFile]:
+        calls.append((list(paths), options))
+        return answer(paths, options)
+
+    real = run.capability
+
+    def capability(module: str, what: str) -> Any:
+        if module == "jp_migrate.codemod.api":
+            return SimpleNamespace(ToolsOptions=FakeToolsOptions, migrate_tools=migrate_tools)
+        return real(module, what)
+
+    monkeypatch.setattr(run, "capability", capability)
+    return calls
+
+
+def missing_capability(monkeypatch: pytest.MonkeyPatch, module_name: str) -> None:
+    """Make one capability's API module unimportable, as in an installation without it."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, module_name, None)  # type: ignore[arg-type]
