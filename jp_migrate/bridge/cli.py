@@ -1,0 +1,300 @@
+"""`jp-migrate bridge run` and `jp-migrate verify`.
+
+Exit codes: `bridge run` 0 the tool completed, 1 it completed with an error
+result, 2 it could not run; `verify` 0 every case matched or differed as
+expected, 1 a case mismatched, 2 a case could not run (or bad usage).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.bridge.protocol import HOST_MODES
+
+_TIMEOUT = click.option(
+    "--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds before a run is killed."
+)
+
+
+def _json_option(value: str | None, option: str) -> dict[str, Any]:
+    """A JSON object given inline or as `@FILE`."""
+    if value is None:
+        return {}
+    source = option
+    text = value
+    if value.startswith("@"):
+        source = value[1:]
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BridgeError(f"cannot read {option} file: {exc}", source=source) from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BridgeError(
+            f"{option} is not valid JSON: {exc.msg} at column {exc.colno}", source=source
+        ) from None
+    if not isinstance(obj, dict):
+        raise BridgeError(f"{option} must be a JSON object", source=source)
+    return obj
+
+
+def _fail(exc: Exception) -> int:
+    click.echo(f"error: {exc}", err=True)
+    return 2
+
+
+def _warn(warnings: list[str]) -> None:
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@click.group()
+def bridge() -> None:
+    """Run JP tools (local or MCP) the way JP runs them, under either protocol."""
+
+
+@bridge.command("run")
+@click.argument("tool", required=False)
+@click.option(
+    "--workspace",
+    "-w",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The workspace (its .jp/ config names the tools; tools run in its root).",
+)
+@click.option(
+    "--args", "args_json", metavar="JSON", help="The tool's arguments: a JSON object, or @FILE."
+)
+@click.option(
+    "--answers",
+    "answers_json",
+    metavar="JSON",
+    help="Answers by question id: a JSON object, or @FILE.",
+)
+@click.option(
+    "--options", "options_json", metavar="JSON", help="Per-tool options: a JSON object, or @FILE."
+)
+@click.option(
+    "--protocol",
+    type=click.Choice(HOST_MODES),
+    default="auto",
+    show_default=True,
+    help="How to read the output: legacy (Outcome/D31), blocks (RFD 058), raw, or auto-detect.",
+)
+@click.option(
+    "--command",
+    "command",
+    metavar="TEMPLATE",
+    help="Run this command template instead of a configured tool.",
+)
+@click.option("--name", help="The tool name for --command (tool.name in the template).")
+@_TIMEOUT
+@click.option("--json", "as_json", is_flag=True, help="Print the normalized outcome as JSON.")
+@click.option("--no-input", is_flag=True, help="Never prompt, even on a terminal.")
+def run(
+    tool: str | None,
+    workspace: Path,
+    args_json: str | None,
+    answers_json: str | None,
+    options_json: str | None,
+    protocol: str,
+    command: str | None,
+    name: str | None,
+    timeout: float | None,
+    as_json: bool,
+    no_input: bool,
+) -> int:
+    """Run TOOL from the workspace config (or --command TEMPLATE) and print its normalized outcome."""
+    from jp_migrate.bridge.questions import AnswerSource, is_interactive, terminal_asker
+    from jp_migrate.bridge.target import Inputs, Target, run_target
+
+    try:
+        if command is not None:
+            if tool is not None:
+                raise click.UsageError("give either TOOL or --command, not both")
+            if not workspace.is_dir():
+                raise BridgeError("not a directory", source=str(workspace))
+            target = Target.from_template(command, name or "tool", workspace)
+        else:
+            if tool is None:
+                raise click.UsageError("name a TOOL, or give --command TEMPLATE")
+            target = Target.from_workspace(workspace, tool)
+        inputs = Inputs(
+            _json_option(args_json, "--args"),
+            _json_option(answers_json, "--answers"),
+            _json_option(options_json, "--options"),
+        )
+        asker = terminal_asker if (is_interactive() and not no_input) else None
+        resolution = run_target(
+            target,
+            inputs,
+            mode=protocol,
+            source=AnswerSource(inputs.answers, asker),
+            timeout=timeout,  # type: ignore[arg-type]
+        )
+    except BridgeError as exc:
+        return _fail(exc)
+    from jp_migrate.contract.parse import dump
+
+    _warn(resolution.warnings)
+    outcome = resolution.outcome
+    if as_json:
+        click.echo(json.dumps(dump(outcome), indent=2, ensure_ascii=False))
+    else:
+        from jp_migrate.bridge.show import outcome_panel
+
+        outcome_panel(target.name, outcome, resolution.answers)
+    return 1 if outcome.is_error else 0
+
+
+@click.command()
+@click.option(
+    "--before", metavar="TEMPLATE", help="Control: a command template (the tool before migration)."
+)
+@click.option(
+    "--after", metavar="TEMPLATE", help="Candidate: a command template (the tool after migration)."
+)
+@click.option(
+    "--workspace",
+    "-w",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The workspace for both sides (default: the current directory).",
+)
+@click.option(
+    "--before-workspace",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The control's workspace.",
+)
+@click.option(
+    "--after-workspace",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The candidate's workspace.",
+)
+@click.option(
+    "--tool", help="The tool name on both sides (and the tool whose calls --cases-from replays)."
+)
+@click.option("--before-tool", help="The control's tool name.")
+@click.option("--after-tool", help="The candidate's tool name.")
+@click.option("--name", help="tool.name for command templates (default: --tool, else 'tool').")
+@click.option(
+    "--cases",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Cases, one JSON object per line.",
+)
+@click.option(
+    "--cases-from",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Replay --tool's real calls from this conversation store (a workspace or storage root).",
+)
+@click.option(
+    "--in-place",
+    is_flag=True,
+    help="With --cases-from: run in the real workspace, not a scratch copy.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Cases run at once.",
+)
+@_TIMEOUT
+@click.option(
+    "--report",
+    "reports",
+    multiple=True,
+    metavar="FORMAT[=FILE]",
+    help="json, markdown, junit, sarif or terminal; to FILE or stdout. Repeatable.",
+)
+def verify(
+    before: str | None,
+    after: str | None,
+    workspace: Path | None,
+    before_workspace: Path | None,
+    after_workspace: Path | None,
+    tool: str | None,
+    before_tool: str | None,
+    after_tool: str | None,
+    name: str | None,
+    cases: Path | None,
+    cases_from: Path | None,
+    in_place: bool,
+    jobs: int,
+    timeout: float | None,
+    reports: tuple[str, ...],
+) -> int:
+    """Run every case before and after migration and compare the normalized outcomes.
+
+    Each side is a command template (--before/--after) or a tool in a
+    workspace config (--tool, --before-tool/--after-tool, with --workspace or
+    --before-workspace/--after-workspace). Each case is reported as match,
+    expected difference, mismatch or error, with its inputs and both outcomes.
+    """
+    from jp_migrate.bridge.verify import cases_from_store, load_cases, scratch_roots, verify_cases
+    from jp_migrate.errors import JpMigrateError
+
+    if (cases is None) == (cases_from is None):
+        raise click.UsageError("give exactly one of --cases FILE or --cases-from STORE")
+    if cases_from is not None and tool is None:
+        raise click.UsageError(
+            "--cases-from needs --tool NAME (the tool whose stored calls to replay)"
+        )
+    try:
+        control = _side(
+            before, before_workspace or workspace, before_tool or tool, name or tool, "before"
+        )
+        candidate = _side(
+            after, after_workspace or workspace, after_tool or tool, name or tool, "after"
+        )
+        loaded = load_cases(cases) if cases is not None else cases_from_store(cases_from, tool)  # type: ignore[arg-type]
+        if cases_from is not None and not in_place:
+            with scratch_roots([control, candidate]) as (scratch_control, scratch_candidate):
+                results = verify_cases(
+                    scratch_control, scratch_candidate, loaded, jobs=jobs, timeout=timeout
+                )
+        else:
+            results = verify_cases(control, candidate, loaded, jobs=jobs, timeout=timeout)
+    except JpMigrateError as exc:
+        return _fail(exc)
+    from jp_migrate.bridge.show import verify_report
+
+    report = verify_report(results)
+    if reports:
+        from jp_migrate.report import emit_reports
+
+        emit_reports(report, reports)
+    else:
+        from jp_migrate.bridge.show import print_verify
+
+        print_verify(results)
+    return report.exit_code
+
+
+def _side(
+    template: str | None, workspace: Path | None, tool: str | None, name: str | None, side: str
+) -> Any:
+    from jp_migrate.bridge.target import Target
+
+    if template is not None:
+        root = workspace or Path.cwd()
+        if not root.is_dir():
+            raise BridgeError("not a directory", source=str(root))
+        return Target.from_template(template, name or "tool", root)
+    if tool is None:
+        raise click.UsageError(
+            f"the {side} side needs --{side} TEMPLATE, or a tool name (--tool / --{side}-tool)"
+        )
+    return Target.from_workspace(workspace or Path.cwd(), tool)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(bridge())

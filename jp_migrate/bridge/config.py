@@ -1,0 +1,238 @@
+"""Find JP tools and MCP servers in a workspace's config (SPEC §1, RFD D08).
+
+Sources, lowest precedence first: the files `.jp/config.toml` extends (globs
+relative to `.jp/`, recursively), every `.jp/mcp/tools/**/*.toml`, then
+`.jp/config.toml` itself. Tables merge deeply; a later file wins per key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jp_migrate.bridge.command import CommandSpec, parse_command
+from jp_migrate.bridge.errors import BridgeError
+
+
+@dataclass(frozen=True)
+class McpServer:
+    name: str
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ToolConfig:
+    """One `[conversation.tools.<name>]` entry, resolved enough to run it."""
+
+    name: str
+    kind: str  # "local", "mcp" or "builtin"
+    source: str  # the file that defined it, for messages
+    command: CommandSpec | None = None
+    server: McpServer | None = None
+    remote_name: str = ""  # the MCP tool's name on its server
+
+
+@dataclass
+class Workspace:
+    root: Path
+    tools: dict[str, dict[str, Any]] = field(default_factory=dict)
+    servers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)  # "tool:<name>"/"server:<name>" → file
+    workspace_id: str | None = None
+
+    def tool(self, name: str) -> ToolConfig:
+        raw = self.tools.get(name)
+        where = self.origins.get(f"tool:{name}", str(self.root / ".jp"))
+        if raw is None:
+            known = ", ".join(sorted(self.tools)) or "none"
+            raise BridgeError(
+                f"no tool named {name!r} in the workspace config (known: {known})", source=where
+            )
+        return _resolve_tool(name, raw, where, self)
+
+    def server(self, name: str, *, source: str) -> McpServer:
+        raw = self.servers.get(name)
+        if raw is None:
+            known = ", ".join(sorted(self.servers)) or "none"
+            raise BridgeError(
+                f"no MCP server [providers.mcp.{name}] configured (known: {known})", source=source
+            )
+        where = self.origins.get(f"server:{name}", source)
+        kind = raw.get("type", "stdio")
+        if kind != "stdio":
+            raise BridgeError(
+                f'MCP server {name!r}: only type = "stdio" is supported, not {kind!r}', source=where
+            )
+        command = raw.get("command")
+        if not isinstance(command, str) or not command:
+            raise BridgeError(
+                f"MCP server {name!r}: command must be a non-empty string", source=where
+            )
+        args = raw.get("arguments", raw.get("args", []))
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise BridgeError(
+                f"MCP server {name!r}: arguments must be a list of strings", source=where
+            )
+        env = raw.get("environment_variables", raw.get("env", {}))
+        if isinstance(env, list):  # JP also accepts ["NAME", …]: inherit those from our environment
+            import os
+
+            env = {k: os.environ[k] for k in env if isinstance(k, str) and k in os.environ}
+        if not isinstance(env, Mapping):
+            raise BridgeError(
+                f"MCP server {name!r}: environment_variables must be a table", source=where
+            )
+        return McpServer(
+            name, command, tuple(args), {str(k): str(v) for k, v in env.items()}, where
+        )
+
+
+def _resolve_tool(name: str, raw: Mapping[str, Any], where: str, ws: Workspace) -> ToolConfig:
+    source = raw.get("source", "local")
+    if not isinstance(source, str):
+        raise BridgeError(f"tool {name!r}: source must be a string", source=where)
+    if source == "local" or source.startswith("local."):
+        if "command" not in raw:
+            raise BridgeError(f"tool {name!r} has no command", source=where)
+        remote = source.split(".", 1)[1] if "." in source else ""
+        return ToolConfig(
+            name,
+            "local",
+            where,
+            command=parse_command(raw["command"], source=where),
+            remote_name=remote,
+        )
+    if source == "mcp" or source.startswith("mcp."):
+        parts = source.split(".", 2)
+        server_name = parts[1] if len(parts) > 1 else None
+        if server_name is None:
+            if len(ws.servers) != 1:
+                raise BridgeError(
+                    f"tool {name!r}: source {source!r} does not name its MCP server", source=where
+                )
+            server_name = next(iter(ws.servers))
+        remote = parts[2] if len(parts) > 2 else name
+        return ToolConfig(
+            name, "mcp", where, server=ws.server(server_name, source=where), remote_name=remote
+        )
+    if source == "builtin" or source.startswith("builtin"):
+        raise BridgeError(f"tool {name!r} is a JP builtin and cannot run outside JP", source=where)
+    raise BridgeError(f"tool {name!r}: unknown source {source!r}", source=where)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise BridgeError(f"cannot read: {exc.strerror or exc}", source=str(path)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise BridgeError(f"invalid TOML: {exc}", source=str(path)) from None
+
+
+def _merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    for key, value in top.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
+            _merge(base[key], value)
+        else:
+            base[key] = dict(value) if isinstance(value, Mapping) else value
+    return base
+
+
+def _extends(doc: Mapping[str, Any], directory: Path, path: Path) -> list[Path]:
+    value = doc.get("extends", [])
+    patterns = [value] if isinstance(value, str) else value
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        raise BridgeError("extends must be a string or a list of glob strings", source=str(path))
+    found: list[Path] = []
+    for pattern in patterns:
+        matches = (
+            sorted(directory.glob(pattern)) if not Path(pattern).is_absolute() else [Path(pattern)]
+        )
+        found += [m for m in matches if m.is_file()]
+    return found
+
+
+def _layer(path: Path, seen: set[Path], ws: Workspace) -> dict[str, Any]:
+    """A file with everything it extends merged beneath it."""
+    resolved = path.resolve()
+    if resolved in seen:
+        return {}
+    seen.add(resolved)
+    doc = _read_toml(path)
+    merged: dict[str, Any] = {}
+    for extended in _extends(doc, path.parent, path):
+        _merge(merged, _layer(extended, seen, ws))
+    _note_origins(doc, path, ws)
+    return _merge(merged, {k: v for k, v in doc.items() if k != "extends"})
+
+
+def _note_origins(doc: Mapping[str, Any], path: Path, ws: Workspace) -> None:
+    tools = (
+        doc.get("conversation", {}).get("tools", {})
+        if isinstance(doc.get("conversation"), Mapping)
+        else {}
+    )
+    for name in tools if isinstance(tools, Mapping) else ():
+        ws.origins[f"tool:{name}"] = str(path)
+    providers = doc.get("providers", {})
+    servers = providers.get("mcp", {}) if isinstance(providers, Mapping) else {}
+    for name in servers if isinstance(servers, Mapping) else ():
+        ws.origins[f"server:{name}"] = str(path)
+
+
+def find_root(directory: Path) -> Path:
+    """The workspace root for a directory: it, or the first parent, holding `.jp/`."""
+    directory = directory.resolve()
+    if directory.name == ".jp" and directory.is_dir():
+        return directory.parent
+    for candidate in (directory, *directory.parents):
+        if (candidate / ".jp").is_dir():
+            return candidate
+    raise BridgeError("no .jp/ directory here or in any parent", source=str(directory))
+
+
+def load_workspace(directory: Path) -> Workspace:
+    root = find_root(directory)
+    jp = root / ".jp"
+    ws = Workspace(root=root)
+    seen: set[Path] = set()
+    config = jp / "config.toml"
+    top = _read_toml(config) if config.is_file() else {}
+    merged: dict[str, Any] = {}
+    for extended in _extends(top, jp, config):
+        _merge(merged, _layer(extended, seen, ws))
+    for path in sorted((jp / "mcp" / "tools").glob("**/*.toml")):
+        _merge(merged, _layer(path, seen, ws))
+    if config.is_file():
+        _merge(merged, _layer(config, seen, ws))
+    conversation = merged.get("conversation", {})
+    tools = conversation.get("tools", {}) if isinstance(conversation, Mapping) else {}
+    providers = merged.get("providers", {})
+    servers = providers.get("mcp", {}) if isinstance(providers, Mapping) else {}
+    ws.tools = (
+        {k: v for k, v in tools.items() if isinstance(v, dict)}
+        if isinstance(tools, Mapping)
+        else {}
+    )
+    ws.servers = (
+        {k: v for k, v in servers.items() if isinstance(v, dict)}
+        if isinstance(servers, Mapping)
+        else {}
+    )
+    ws.workspace_id = _workspace_id(jp)
+    return ws
+
+
+def _workspace_id(jp: Path) -> str | None:
+    marker = jp / ".id"
+    try:
+        return marker.read_text(encoding="utf-8").strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None

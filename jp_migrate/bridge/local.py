@@ -1,0 +1,73 @@
+"""Spawn a local tool the way JP does: in the workspace root, stdout and stderr captured.
+
+The child leads its own process group, so a timeout kills the tool and
+everything it started; nothing outlives the run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.convert.host import ToolRun
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_process(
+    name: str,
+    argv: Sequence[str],
+    cwd: Path,
+    *,
+    timeout: float | None = None,
+    env: Mapping[str, str] | None = None,
+) -> ToolRun:
+    """Run `argv` to completion; spawn failure, timeout and non-UTF-8 output are BridgeErrors."""
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            env=dict(env) if env is not None else None,
+        )
+    except OSError as exc:
+        raise BridgeError(
+            f"cannot run {argv[0]!r}: {exc.strerror or exc}", source=f"tool {name!r}"
+        ) from None
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        proc.communicate()
+        raise BridgeError(
+            f"timed out after {timeout:g}s; killed its process group", source=f"tool {name!r}"
+        ) from None
+    except BaseException:
+        _kill_group(proc)
+        proc.wait()
+        raise
+    finally:
+        # A tool's background children die with it, as they would not leak from JP's run either.
+        _kill_group(proc)
+    try:
+        out = stdout.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BridgeError(
+            f"stdout is not valid UTF-8 (byte {exc.start}: {stdout[exc.start : exc.start + 1]!r})",
+            source=f"tool {name!r}",
+        ) from None
+    return ToolRun(
+        name=name, stdout=out, stderr=stderr.decode("utf-8", "replace"), exit_code=proc.returncode
+    )

@@ -1,0 +1,268 @@
+"""Call one MCP tool over stdio with the official SDK (RFD D31 request side, MCP 2026-07-28).
+
+`McpSession` is a synchronous facade: the SDK's async client lives in a
+blocking portal thread for as long as the session is open, so an
+`input_required` retry reaches the same server process. Every failure (the
+server does not start, times out, answers with a JSON-RPC error) becomes one
+BridgeError; the SDK's stdio transport kills the server's process tree on close.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from concurrent.futures import Future
+from contextlib import ExitStack, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Self
+
+from jp_migrate.bridge.config import McpServer
+from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.contract.normalized import NormalizedQuestion
+
+# JSON-RPC 2.0's reserved error codes (seed 002).
+RPC_ERRORS = {
+    -32700: "parse error",
+    -32600: "invalid request",
+    -32601: "method not found",
+    -32602: "invalid params",
+    -32603: "internal error",
+}
+DEFAULT_TIMEOUT = 60.0  # an MCP call never waits forever
+
+
+def jp_meta(context: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The D31 `_meta` keys from the tool context; None (omitted) when answers and options are empty."""
+    tool = context["tool"]
+    if not tool["answers"] and not tool["options"]:
+        return None
+    ctx = context["context"]
+    return {
+        "computer.jp/tool": {
+            "name": tool["name"],
+            "arguments": tool["arguments"],
+            "answers": tool["answers"],
+            "options": tool["options"],
+        },
+        "computer.jp/context": {"action": ctx["action"], "root": ctx["root"]},
+    }
+
+
+@dataclass
+class Pending:
+    """An open `input_required` round: what to answer, and the state to echo."""
+
+    requests: dict[str, Any]  # key → the SDK's InputRequest
+    request_state: str | None
+    questions: list[NormalizedQuestion]
+    keys: dict[str, tuple[str, str]]  # question id → (request key, form property)
+
+
+@dataclass
+class CallResult:
+    result: dict[str, Any] | None  # the tools/call result as wire JSON, when complete
+    pending: Pending | None  # or the input it needs first
+
+
+def _form_questions(
+    requests: Mapping[str, Any],
+) -> tuple[list[NormalizedQuestion], dict[str, tuple[str, str]]]:
+    """Each elicitation form property becomes a question (id = property, or `key.property` on a clash)."""
+    questions: list[NormalizedQuestion] = []
+    keys: dict[str, tuple[str, str]] = {}
+    for key, request in requests.items():
+        params = getattr(request, "params", None)
+        if (
+            getattr(request, "method", None) != "elicitation/create"
+            or getattr(params, "mode", None) != "form"
+        ):
+            method = getattr(request, "method", type(request).__name__)
+            raise BridgeError(
+                f"input_required asks for {method!r} ({key}), which the bridge cannot provide"
+            )
+        schema = params.requested_schema or {}
+        properties = schema.get("properties") or {}
+        if not properties:
+            properties = {key: {"type": "boolean", "description": params.message}}
+        for prop, prop_schema in properties.items():
+            qid = prop if prop not in keys else f"{key}.{prop}"
+            prop_schema = dict(prop_schema) if isinstance(prop_schema, Mapping) else {}
+            label = prop_schema.get("title") or prop_schema.get("description")
+            text = (
+                params.message if len(properties) == 1 or not label else f"{params.message} {label}"
+            )
+            questions.append(
+                NormalizedQuestion.model_validate(
+                    {
+                        "id": qid,
+                        "text": text,
+                        "schema": prop_schema,
+                        "default": prop_schema.get("default"),
+                    }
+                )
+            )
+            keys[qid] = (key, prop)
+    return questions, keys
+
+
+def _error_text(exc: BaseException) -> BaseException:
+    """The one meaningful exception inside the task-group wrappers anyio adds."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+class McpSession:
+    def __init__(self, server: McpServer, root: Path, *, timeout: float | None = None) -> None:
+        self.server = server
+        self.root = root
+        self.timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
+        self._stack = ExitStack()
+        self._portal: Any = None
+        self._inbox: Any = None
+        self._errlog: IO[str] | None = None
+
+    @property
+    def label(self) -> str:
+        return f"MCP server {self.server.name!r}"
+
+    def stderr(self) -> str:
+        if self._errlog is None or self._errlog.closed:
+            return ""
+        self._errlog.flush()
+        self._errlog.seek(0)
+        return self._errlog.read()
+
+    def _fail(self, exc: BaseException, doing: str) -> BridgeError:
+        from mcp import MCPError
+
+        exc = _error_text(exc)
+        if isinstance(exc, BridgeError):
+            return exc
+        tail = self.stderr().strip().splitlines()
+        said = f" (stderr: {tail[-1]})" if tail else ""
+        if isinstance(exc, TimeoutError):
+            return BridgeError(
+                f"{doing} timed out after {self.timeout:g}s{said}", source=self.label
+            )
+        if isinstance(exc, MCPError):
+            kind = RPC_ERRORS.get(exc.code, "error")
+            return BridgeError(
+                f"{doing} failed with JSON-RPC {kind} {exc.code}: {exc.message}", source=self.label
+            )
+        if isinstance(exc, OSError) and doing == "start":
+            return BridgeError(
+                f"cannot start {self.server.command!r}: {exc.strerror or exc}", source=self.label
+            )
+        detail = str(exc) or type(exc).__name__
+        return BridgeError(f"{doing} failed: {detail}{said}", source=self.label)
+
+    def __enter__(self) -> Self:
+        from anyio.from_thread import start_blocking_portal
+
+        self._errlog = self._stack.enter_context(
+            tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+        )
+        self._portal = self._stack.enter_context(start_blocking_portal())
+        try:
+            _, self._inbox = self._portal.start_task(self._own_client)
+        except BaseException as exc:  # noqa: BLE001 - every start failure is one line
+            error = self._fail(exc, "start")
+            self._stack.close()
+            raise error from None
+        return self
+
+    async def _own_client(self, *, task_status: Any) -> None:
+        """One task enters, uses and leaves the SDK client (anyio scopes must not cross tasks)."""
+        import math
+
+        import anyio
+        from mcp import Client, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        params = StdioServerParameters(
+            command=self.server.command,
+            args=list(self.server.args),
+            env={**os.environ, **self.server.env},
+            cwd=str(self.root),
+        )
+        client = Client(
+            stdio_client(params, errlog=self._errlog), read_timeout_seconds=self.timeout, cache=None
+        )
+        send, receive = anyio.create_memory_object_stream[tuple[Any, Future[Any]]](0)
+        with anyio.CancelScope(deadline=anyio.current_time() + self.timeout) as connecting:
+            async with client:
+                connecting.deadline = math.inf
+                task_status.started(send)
+                async with receive:
+                    async for work, future in receive:
+                        try:
+                            with anyio.fail_after(self.timeout):
+                                future.set_result(await work(client))
+                        except Exception as exc:  # noqa: BLE001 - handed to the caller's thread
+                            future.set_exception(exc)
+        if connecting.cancelled_caught:
+            raise TimeoutError
+
+    def _submit(self, work: Any) -> Any:
+        future: Future[Any] = Future()
+        self._portal.call(self._inbox.send, (work, future))
+        return future.result()
+
+    def __exit__(self, *exc: object) -> None:
+        inbox, self._inbox = self._inbox, None
+        try:
+            if inbox is not None:
+                self._portal.call(inbox.aclose)
+        finally:
+            # Closing a broken server must not hide the error that is already on its way.
+            with suppress(Exception):
+                self._stack.close()
+
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any],
+        *,
+        meta: dict[str, Any] | None,
+        pending: Pending | None = None,
+        answers: Mapping[str, Any] | None = None,
+    ) -> CallResult:
+        """One `tools/call`; with `pending`, the retry carrying the answers as input responses."""
+        from mcp_types import ElicitResult, InputRequiredResult
+
+        responses: dict[str, Any] | None = None
+        state: str | None = None
+        if pending is not None:
+            forms: dict[str, dict[str, Any]] = {key: {} for key in pending.requests}
+            for qid, (key, prop) in pending.keys.items():
+                if answers is not None and qid in answers:
+                    forms[key][prop] = answers[qid]
+            responses = {
+                key: ElicitResult(action="accept", content=form) for key, form in forms.items()
+            }
+            state = pending.request_state
+
+        async def send(client: Any) -> Any:
+            return await client.session.call_tool(
+                name,
+                dict(arguments),
+                meta=meta,
+                input_responses=responses,
+                request_state=state,
+                allow_input_required=True,
+            )
+
+        try:
+            result = self._submit(send)
+        except BaseException as exc:  # noqa: BLE001
+            raise self._fail(exc, f"tools/call {name!r}") from None
+        if isinstance(result, InputRequiredResult):
+            questions, keys = _form_questions(result.input_requests or {})
+            return CallResult(
+                None,
+                Pending(dict(result.input_requests or {}), result.request_state, questions, keys),
+            )
+        return CallResult(result.model_dump(mode="json", by_alias=True, exclude_none=True), None)

@@ -1,0 +1,170 @@
+"""Answer a tool's questions and re-run it until it completes (SPEC §1 `needs_input`, RFD 058 questions).
+
+Answers come, in order, from what the user passed (`--answers`, an answers
+file), then a terminal prompt when stdin and stdout are a TTY, then the
+question's default; otherwise the run stops with an error naming the question.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion
+
+MAX_ROUNDS = 25
+
+
+class Asker(Protocol):
+    def __call__(self, question: NormalizedQuestion) -> Any: ...
+
+
+def _describe(question: NormalizedQuestion) -> str:
+    return f"question {question.id!r} ({question.text})"
+
+
+@dataclass
+class AnswerSource:
+    """Where answers come from, in order: given answers, an interactive asker, the default."""
+
+    given: Mapping[str, Any] = field(default_factory=dict)
+    ask: Asker | None = None
+
+    def answer(self, question: NormalizedQuestion) -> Any:
+        if question.id in self.given:
+            return self.given[question.id]
+        if self.ask is not None:
+            return self.ask(question)
+        if question.default is not None:
+            return question.default
+        raise BridgeError(
+            f"{_describe(question)} has no answer and no default; pass it with --answers "
+            f"'{{\"{question.id}\": …}}' or run on a terminal"
+        )
+
+
+@dataclass
+class Resolution:
+    outcome: NormalizedOutcome
+    answers: dict[str, Any]
+    rounds: list[NormalizedOutcome]  # every run, the final one last
+    warnings: list[str] = field(default_factory=list)
+
+
+def resolve(
+    run: Callable[[dict[str, Any]], tuple[NormalizedOutcome, list[str]]],
+    source: AnswerSource,
+    *,
+    answers: Mapping[str, Any] | None = None,
+    max_rounds: int = MAX_ROUNDS,
+) -> Resolution:
+    """Run, answer every open question, re-run with the accumulated answers, until done."""
+    accumulated: dict[str, Any] = dict(answers or {})
+    rounds: list[NormalizedOutcome] = []
+    warnings: list[str] = []
+    asked: set[str] = set()
+    while True:
+        outcome, run_warnings = run(dict(accumulated))
+        rounds.append(outcome)
+        warnings += run_warnings
+        if outcome.status != "needs_input" or not outcome.questions:
+            return Resolution(outcome, accumulated, rounds, warnings)
+        if len(rounds) >= max_rounds:
+            raise BridgeError(f"still asking questions after {max_rounds} runs; giving up")
+        for question in outcome.questions:
+            if question.id in asked and source.ask is None:
+                # Answered and asked again: re-running with the same answer would loop.
+                raise BridgeError(f"{_describe(question)} was asked again after it was answered")
+            again = question.id in asked and source.ask is not None
+            accumulated[question.id] = (
+                source.ask(question) if again and source.ask else source.answer(question)
+            )
+            asked.add(question.id)
+
+
+# ── interactive asking ────────────────────────────────────────────────────────
+
+
+def is_interactive() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _prompt_bool(question: NormalizedQuestion) -> bool:
+    from rich.prompt import Confirm
+
+    default = question.default if isinstance(question.default, bool) else ...
+    return bool(Confirm.ask(question.text, default=default))
+
+
+def _prompt_select(question: NormalizedQuestion, options: list[str]) -> str:
+    from rich.console import Console
+    from rich.prompt import Prompt
+
+    console = Console()
+    console.print(question.text)
+    for number, option in enumerate(options, 1):
+        console.print(f"  {number}. {option}")
+    numbers = [str(n) for n in range(1, len(options) + 1)]
+    default = str(options.index(question.default) + 1) if question.default in options else ...
+    choice = Prompt.ask("Choose", choices=numbers + options, default=default, show_choices=False)
+    return options[int(choice) - 1] if choice in numbers else choice
+
+
+def _prompt_text(question: NormalizedQuestion) -> str:
+    from rich.prompt import Prompt
+
+    default = question.default if isinstance(question.default, str) else ...
+    return str(Prompt.ask(question.text, default=default))
+
+
+def _edit(question: NormalizedQuestion) -> Any:
+    """Anything without a simple prompt: a JSON document in $EDITOR (SPEC: object, array, number…)."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    seed = {
+        "question": question.text,
+        "schema": question.schema_,
+        "answer": question.default,
+    }
+    with tempfile.NamedTemporaryFile("w+", suffix=".json", delete=False, encoding="utf-8") as fh:
+        json.dump(seed, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
+        path = fh.name
+    try:
+        status = subprocess.call([*shlex.split(editor), path])
+        if status != 0:
+            raise BridgeError(
+                f"editor {editor!r} exited with status {status}", source=_describe(question)
+            )
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    finally:
+        os.unlink(path)
+    try:
+        edited = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BridgeError(
+            f"the edited answer is not JSON: {exc.msg}", source=_describe(question)
+        ) from None
+    return edited.get("answer") if isinstance(edited, dict) and "answer" in edited else edited
+
+
+def terminal_asker(question: NormalizedQuestion) -> Any:
+    """yes/no for boolean, a select for an enum, text for string, $EDITOR for anything else."""
+    schema = question.schema_
+    kind = schema.get("type")
+    options = schema.get("enum")
+    if isinstance(options, list) and options and all(isinstance(o, str) for o in options):
+        return _prompt_select(question, [str(o) for o in options])
+    if kind == "boolean":
+        return _prompt_bool(question)
+    if kind == "string":
+        return _prompt_text(question)
+    return _edit(question)

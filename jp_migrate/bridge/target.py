@@ -1,0 +1,175 @@
+"""What to run (a `Target`: a local command or an MCP tool, rooted in a workspace) and running it.
+
+A run is one case's inputs through one host (`HostMode`), re-run with answers
+until the tool stops asking (questions.resolve), reduced to a NormalizedOutcome.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jp_migrate.bridge.command import CommandSpec, parse_command
+from jp_migrate.bridge.config import McpServer, load_workspace
+from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.bridge.local import run_process
+from jp_migrate.bridge.protocol import (
+    HostMode,
+    input_required_outcome,
+    interpret_local,
+    interpret_mcp,
+)
+from jp_migrate.bridge.questions import AnswerSource, Resolution, resolve
+from jp_migrate.bridge.template import tool_context
+from jp_migrate.contract.normalized import NormalizedOutcome
+
+STATE_ONLY_RETRIES = 10  # input_required with request_state only: retry, with a short back-off
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """One call's inputs: what the model sent, answers known up front, per-tool options."""
+
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A tool the bridge can run: exactly one of `command` (local) or `server` (MCP)."""
+
+    name: str
+    root: Path
+    command: CommandSpec | None = None
+    server: McpServer | None = None
+    remote_name: str = ""
+    workspace_id: str | None = None
+    origin: str = ""  # where it was defined, for messages
+
+    @classmethod
+    def from_template(cls, template: str, name: str, root: Path) -> Target:
+        """An ad-hoc local tool: `template` is a command string, rendered like a config's."""
+        return cls(
+            name=name,
+            root=root.resolve(),
+            command=parse_command(template, source="--command"),
+            origin="--command",
+        )
+
+    @classmethod
+    def from_workspace(cls, directory: Path, tool: str) -> Target:
+        """The tool named `tool` in the JP config of the workspace at (or above) `directory`."""
+        ws = load_workspace(directory)
+        config = ws.tool(tool)
+        return cls(
+            name=tool,
+            root=ws.root,
+            command=config.command,
+            server=config.server,
+            remote_name=config.remote_name,
+            workspace_id=ws.workspace_id,
+            origin=config.source,
+        )
+
+    @property
+    def call_name(self) -> str:
+        """The name JP hands the tool (`local.<tool>` / `mcp.<server>.<tool>`, else the config's)."""
+        return self.remote_name or self.name
+
+    @property
+    def is_mcp(self) -> bool:
+        return self.server is not None
+
+    def rooted(self, root: Path) -> Target:
+        return dataclasses.replace(self, root=root)
+
+    def context(self, inputs: Inputs, answers: Mapping[str, Any]) -> dict[str, Any]:
+        return tool_context(
+            self.call_name,
+            inputs.arguments,
+            answers,
+            inputs.options,
+            self.root,
+            workspace_id=self.workspace_id,
+        )
+
+
+Step = Callable[[dict[str, Any]], tuple[NormalizedOutcome, list[str]]]
+
+
+def _local_step(target: Target, inputs: Inputs, mode: HostMode, timeout: float | None) -> Step:
+    assert target.command is not None
+
+    def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
+        argv = target.command.argv(
+            target.context(inputs, answers), source=target.origin or f"tool {target.name!r}"
+        )
+        normalized = interpret_local(
+            run_process(target.call_name, argv, target.root, timeout=timeout), mode
+        )
+        return normalized.outcome, normalized.warnings
+
+    return step
+
+
+def _mcp_run(
+    target: Target, inputs: Inputs, mode: HostMode, source: AnswerSource, timeout: float | None
+) -> Resolution:
+    from jp_migrate.bridge.mcp_client import McpSession, Pending, jp_meta
+
+    assert target.server is not None
+    with McpSession(target.server, target.root, timeout=timeout) as session:
+        pending: Pending | None = None
+
+        def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
+            nonlocal pending
+            meta = jp_meta(target.context(inputs, answers))
+            result = session.call(
+                target.remote_name, inputs.arguments, meta=meta, pending=pending, answers=answers
+            )
+            delay = 0.05
+            for _ in range(STATE_ONLY_RETRIES):
+                if result.pending is None or result.pending.questions:
+                    break
+                time.sleep(delay)
+                delay = min(delay * 2, 0.25)
+                result = session.call(
+                    target.remote_name,
+                    inputs.arguments,
+                    meta=meta,
+                    pending=result.pending,
+                    answers=answers,
+                )
+            pending = result.pending
+            if pending is not None:
+                if not pending.questions:
+                    raise BridgeError(
+                        f"tools/call {target.remote_name!r} kept answering input_required with state only",
+                        source=session.label,
+                    )
+                return input_required_outcome(pending.questions), []
+            assert result.result is not None
+            normalized = interpret_mcp(result.result, target.call_name, mode)
+            return normalized.outcome, normalized.warnings
+
+        return resolve(step, source, answers=inputs.answers)
+
+
+def run_target(
+    target: Target,
+    inputs: Inputs,
+    *,
+    mode: HostMode = "auto",
+    source: AnswerSource | None = None,
+    timeout: float | None = None,
+) -> Resolution:
+    """Run `target` until it completes; BridgeError when it cannot run or cannot be answered."""
+    source = source if source is not None else AnswerSource(given=inputs.answers)
+    if target.is_mcp:
+        return _mcp_run(target, inputs, mode, source, timeout)
+    return resolve(_local_step(target, inputs, mode, timeout), source, answers=inputs.answers)

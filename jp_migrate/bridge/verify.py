@@ -1,0 +1,281 @@
+"""Before/after verification, Scientist-style (SPEC §2 expected differences, §5 comparison).
+
+Public API (the bridge/verify interface other capabilities call):
+
+    before = Target.from_template("python3 old.py '{{tool}}'", "my_tool", root)   # a command template
+    after = Target.from_workspace(Path("migrated-ws"), "my_tool")                # or (workspace, tool name)
+    results = verify_cases(before, after, load_cases(Path("cases.jsonl")), jobs=2, timeout=30)
+
+Every case runs through the control (`before`, read by the legacy host) and the
+candidate (`after`, read by the RFD 058 host); the two normalized outcomes are
+compared with `jp_migrate.convert.compare.compare` and reported as one
+`VerifyCase`: match, expected (naming SPEC §2's difference), mismatch (naming
+the fields), or error (the run could not happen), with the inputs and both
+observations.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.bridge.questions import AnswerSource
+from jp_migrate.bridge.target import Inputs, Target, run_target
+from jp_migrate.contract.normalized import NormalizedOutcome
+from jp_migrate.contract.parse import dump
+from jp_migrate.contract.report import VerifyCase
+from jp_migrate.convert.compare import EXPECTED_DIFFERENCES, compare
+from jp_migrate.errors import ContractError, JpMigrateError
+
+__all__ = [
+    "Case",
+    "Target",
+    "cases_from_store",
+    "load_cases",
+    "scratch_roots",
+    "verify_case",
+    "verify_cases",
+]
+
+_CASE_KEYS = ("arguments", "answers", "options")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call to replay: a JSONL line `{"arguments": {…}, "answers": {…}, "options": {…}}`."""
+
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    origin: str = ""  # "cases.jsonl:3", or the stored call it came from
+
+    @property
+    def inputs(self) -> Inputs:
+        return Inputs(self.arguments, self.answers, self.options)
+
+
+def _case(obj: Any, origin: str) -> Case:
+    if not isinstance(obj, dict):
+        raise ContractError("a case must be a JSON object", source=origin)
+    for key in _CASE_KEYS:
+        if key in obj and not isinstance(obj[key], dict):
+            raise ContractError(f"{key} must be a JSON object", field=key, source=origin)
+    unknown = sorted(set(obj) - {*_CASE_KEYS, "name"})
+    if unknown:
+        raise ContractError(
+            f"unknown keys {', '.join(unknown)} (expected {', '.join(_CASE_KEYS)})", source=origin
+        )
+    label = f"{origin} ({obj['name']})" if isinstance(obj.get("name"), str) else origin
+    return Case(obj.get("arguments", {}), obj.get("answers", {}), obj.get("options", {}), label)
+
+
+def load_cases(path: Path) -> list[Case]:
+    """Cases from a JSONL file (blank lines skipped); a bad line is a ContractError naming `file:line`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ContractError(f"cannot read: {exc.strerror or exc}", source=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ContractError(f"not valid UTF-8 (byte {exc.start})", source=str(path)) from None
+    cases: list[Case] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        origin = f"{path}:{number}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ContractError(
+                f"invalid JSON: {exc.msg} at column {exc.colno}", source=origin
+            ) from None
+        cases.append(_case(obj, origin))
+    return cases
+
+
+# ── cases from a conversation store ───────────────────────────────────────────
+
+
+def _storage_root(store: Path) -> Path:
+    for candidate in (store, store / ".jp"):
+        if (candidate / "conversations").is_dir():
+            return candidate
+    raise BridgeError(
+        "not a workspace or storage root: no conversations/ directory", source=str(store)
+    )
+
+
+def _events_files(root: Path) -> list[Path]:
+    conversations = root / "conversations"
+    return sorted(
+        [*conversations.glob("*/events.json"), *conversations.glob(".archive/*/events.json")]
+    )
+
+
+def cases_from_store(store: Path, tool: str) -> list[Case]:
+    """A case per stored `tool_call_request` for `tool`, with its stored inquiry answers (SPEC §3)."""
+    from jp_migrate.convert.store_rules import decode_leaves
+
+    cases: list[Case] = []
+    for path in _events_files(_storage_root(store)):
+        try:
+            events = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ContractError(f"cannot read events: {exc}", source=str(path)) from None
+        if not isinstance(events, list):
+            raise ContractError("events.json is not a JSON array", source=str(path))
+        answers: dict[str, dict[str, Any]] = {}
+        for event in events:
+            if isinstance(event, dict) and event.get("type") == "inquiry_response":
+                call_id, _, question = str(event.get("id", "")).rpartition(".")
+                if call_id and question:
+                    answers.setdefault(call_id, {})[question] = event.get("answer")
+        for event in events:
+            if (
+                not isinstance(event, dict)
+                or event.get("type") != "tool_call_request"
+                or event.get("name") != tool
+            ):
+                continue
+            arguments = decode_leaves(event.get("arguments") or {})
+            call_id = str(event.get("id", ""))
+            origin = f"{path.parent.name}#{call_id}"
+            cases.append(
+                _case({"arguments": arguments, "answers": answers.get(call_id, {})}, origin)
+            )
+    return cases
+
+
+def _ignore_store(directory: str, names: list[str]) -> set[str]:
+    # The conversation store and VCS data are not what a tool runs against.
+    if Path(directory).name == ".jp":
+        return {n for n in names if n == "conversations"}
+    return {n for n in names if n == ".git"}
+
+
+@contextmanager
+def scratch_roots(targets: Sequence[Target]) -> Iterator[list[Target]]:
+    """Each target re-rooted in its own throw-away copy of its workspace (tools can have side effects)."""
+    with tempfile.TemporaryDirectory(prefix="jp-migrate-verify-") as tmp:
+        moved: list[Target] = []
+        for index, target in enumerate(targets):
+            copy = Path(tmp) / f"{index}-{target.root.name or 'root'}"
+            try:
+                shutil.copytree(target.root, copy, symlinks=True, ignore=_ignore_store)
+            except OSError as exc:
+                raise BridgeError(
+                    f"cannot copy the workspace: {exc}", source=str(target.root)
+                ) from None
+            moved.append(target.rooted(copy))
+        yield moved
+
+
+# ── running and comparing ─────────────────────────────────────────────────────
+
+
+def _observe(
+    target: Target, case: Case, mode: str, timeout: float | None
+) -> tuple[NormalizedOutcome, list[str]]:
+    resolution = run_target(
+        target,
+        case.inputs,
+        mode=mode,
+        source=AnswerSource(given=case.answers),
+        timeout=timeout,  # type: ignore[arg-type]
+    )
+    return resolution.outcome, resolution.warnings
+
+
+def _explain(
+    verdict: str,
+    differences: Sequence[str],
+    control: NormalizedOutcome,
+    candidate: NormalizedOutcome,
+) -> str:
+    if verdict == "expected":
+        return "; ".join(EXPECTED_DIFFERENCES.get(d, d) for d in differences)
+    if verdict != "mismatch":
+        return ""
+    parts = []
+    for name in differences:
+        if name == "content":
+            from jp_migrate.convert.render import render
+
+            parts.append(f"content: {render(control.content)!r} → {render(candidate.content)!r}")
+        elif name == "questions":
+            parts.append(
+                f"questions: {[q.id for q in control.questions]} → {[q.id for q in candidate.questions]}"
+            )
+        else:
+            parts.append(f"{name}: {getattr(control, name)!r} → {getattr(candidate, name)!r}")
+    return "; ".join(parts)
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def verify_case(
+    before: Target, after: Target, case: Case, index: int, *, timeout: float | None = None
+) -> VerifyCase:
+    inputs: dict[str, Any] = {key: dict(getattr(case, key)) for key in _CASE_KEYS}
+    if case.origin:
+        inputs["case"] = case.origin
+    observed: dict[str, tuple[NormalizedOutcome, list[str]]] = {}
+    errors: list[str] = []
+    for side, target, mode in (("control", before, "legacy"), ("candidate", after, "blocks")):
+        try:
+            observed[side] = _observe(target, case, mode, timeout)
+        except JpMigrateError as exc:
+            errors.append(f"{'before' if side == 'control' else 'after'}: {exc}")
+    control = observed.get("control")
+    candidate = observed.get("candidate")
+    warnings = [f"{side}: {w}" for side, (_, ws) in observed.items() for w in ws]
+    if control is None or candidate is None:
+        return VerifyCase(
+            index=index,
+            verdict="error",
+            inputs=inputs,
+            control=dump(control[0]) if control else None,
+            candidate=dump(candidate[0]) if candidate else None,
+            message=_clip("; ".join(errors + warnings), 400),
+        )
+    comparison = compare(control[0], candidate[0])
+    message = _explain(comparison.verdict, comparison.differences, control[0], candidate[0])
+    return VerifyCase(
+        index=index,
+        verdict=comparison.verdict,
+        differences=list(comparison.differences),
+        inputs=inputs,
+        control=dump(control[0]),
+        candidate=dump(candidate[0]),
+        message=_clip("; ".join([m for m in (message, *warnings) if m]), 400),
+    )
+
+
+def verify_cases(
+    before: Target,
+    after: Target,
+    cases: Sequence[Case],
+    *,
+    jobs: int = 1,
+    timeout: float | None = None,
+) -> list[VerifyCase]:
+    """Every case through both targets, in case order; `jobs` cases run at once (threads: runs are processes)."""
+    if jobs <= 1 or len(cases) <= 1:
+        return [
+            verify_case(before, after, case, i, timeout=timeout) for i, case in enumerate(cases)
+        ]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [
+            pool.submit(verify_case, before, after, case, i, timeout=timeout)
+            for i, case in enumerate(cases)
+        ]
+        return [f.result() for f in futures]
