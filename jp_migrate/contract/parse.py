@@ -151,7 +151,8 @@ def read_envelope(text: str) -> tuple[Envelope, list[str]] | None:
         try:
             blocks.append(parse_block(raw) if isinstance(raw, dict) else _not_object(index))
         except ContractError as exc:
-            warnings.append(f"content[{index}]: skipped malformed block: {exc}")
+            where = f"content[{index}].{exc.field}" if exc.field else f"content[{index}]"
+            warnings.append(f"{where}: skipped malformed block: {exc.reason}")
     rest = {k: v for k, v in obj.items() if k != "content"}
     try:
         envelope = Envelope.model_validate({"content": [], **rest}, by_alias=True, by_name=False)

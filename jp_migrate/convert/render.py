@@ -21,8 +21,8 @@ SEPARATOR = "\n\n"
 
 
 @cache
-def _mime_table() -> tuple[dict[str, str], dict[str, str]]:
-    """mimeType → fence tag, and fence tag → mimeType, from Pygments' lexer table.
+def _mime_table() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """mimeType → fence tag, fence tag → mimeType, and any lexer alias → its fence tag.
 
     Reads Pygments' static mapping, so no lexer module is imported.
     """
@@ -30,23 +30,46 @@ def _mime_table() -> tuple[dict[str, str], dict[str, str]]:
 
     by_mime: dict[str, str] = {}
     by_alias: dict[str, str] = {}
+    tags: dict[str, str] = {}
     for _module, _name, aliases, _filenames, mimetypes in LEXERS.values():
         if not aliases:
             continue
         for mime in mimetypes:
             by_mime.setdefault(mime.lower(), aliases[0])
-        if mimetypes:
-            for alias in aliases:
+        for alias in aliases:
+            tags.setdefault(alias.lower(), aliases[0])
+            if mimetypes:
                 by_alias.setdefault(alias.lower(), mimetypes[0])
-    return by_mime, by_alias
+    return by_mime, by_alias, tags
+
+
+def _subtype_names(essence: str) -> list[str]:
+    """`text/x-go` → go; `application/ld+json` → ld+json, json (RFC 6839 suffix)."""
+    subtype = essence.partition("/")[2]
+    names = [subtype]
+    for prefix in ("x-", "vnd."):
+        if subtype.startswith(prefix):
+            names.append(subtype[len(prefix):])
+    if "+" in subtype:
+        names.append(subtype.rsplit("+", 1)[1])
+    return names
 
 
 def language_for_mime(mime: str | None) -> str | None:
-    """The code-fence language tag for a mimeType, or None when unknown."""
+    """The code-fence language tag for a mimeType, or None when unknown.
+
+    Pygments' mimeType table first; a type it does not list (`text/markdown`,
+    `application/yaml`) gets the lexer its subtype names, if any.
+    """
     if not mime:
         return None
     essence = mime.split(";", 1)[0].strip().lower()
-    return _mime_table()[0].get(essence)
+    by_mime, _, tags = _mime_table()
+    if essence in by_mime:
+        return by_mime[essence]
+    if not essence.startswith(("text/", "application/")):
+        return None  # image/png is not the PNG "language"
+    return next((tags[name] for name in _subtype_names(essence) if name in tags), None)
 
 
 def mime_for_language(language: str) -> str | None:
