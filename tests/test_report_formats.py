@@ -50,10 +50,13 @@ def expected_from_json(data: dict[str, Any]) -> dict[str, int]:
     failing = [
         f
         for f in files
-        if f["status"] not in ("error", "skipped")
-        and (
-            (data["dry_run"] and f["status"] == "migrated")
-            or any(s["action"] == "unhandled" for s in f.get("sites", []))
+        if f.get("problems")
+        or (
+            f["status"] not in ("error", "skipped")
+            and (
+                (data["dry_run"] and f["status"] == "migrated")
+                or any(s["action"] == "unhandled" for s in f.get("sites", []))
+            )
         )
     ]
     t = data["totals"]
@@ -70,6 +73,40 @@ def test_junit_parses_and_its_counts_match_the_json_report(dry_run: bool) -> Non
     report = sample_report(dry_run=dry_run)
     data = json.loads(render_report(report, "json"))
     assert junit_counts(render_report(report, "junit")) == expected_from_json(data)
+
+
+def test_store_verify_problems_are_failures_not_errors() -> None:
+    report = Report(
+        command="conversations",
+        store=[
+            StoreFile(
+                path="a/events.json",
+                conversation="a",
+                status="error",
+                problems=["event 3: not migrated"],
+            ),
+            StoreFile(
+                path="b/events.json",
+                conversation="b",
+                status="unchanged",
+                warnings=["odd timestamp"],
+            ),
+        ],
+    )
+    data = json.loads(render_report(report, "json"))
+    assert (data["totals"]["problems"], data["totals"]["errors"]) == (1, 0)
+    assert (
+        junit_counts(render_report(report, "junit"))
+        == expected_from_json(data)
+        == {
+            "tests": 2,
+            "failures": 1,
+            "errors": 0,
+            "skipped": 0,
+        }
+    )
+    md = render_report(report, "markdown")
+    assert "event 3: not migrated" in md and "warning: odd timestamp" in md
 
 
 def test_junit_has_one_case_per_file_and_verify_case_in_a_suite_per_capability() -> None:

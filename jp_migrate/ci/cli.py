@@ -23,6 +23,9 @@ def _problems(report: Report) -> list[str]:
         if f.status == "error"
     ]
     lines += [
+        f"skipped: {f.path}: {f.message}" for f in report.store or [] if f.status == "skipped"
+    ]
+    lines += [
         f"error: verify case {c.index}: {c.message}"
         for c in report.verify or []
         if c.verdict == "error"

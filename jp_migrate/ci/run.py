@@ -118,9 +118,14 @@ def run_check(config: CheckConfig, root: Path, workspace: Path, *, timings: bool
 
 
 def exit_code(report: Report) -> int:
-    """0 nothing to migrate; 1 something would change, a mismatch or an unhandled site; 2 errors."""
+    """0 nothing to migrate; 1 something would change, a mismatch or an unhandled site; 2 errors.
+
+    A store file that was skipped (locked by a running jp, an unsupported layout)
+    could not be checked, so it fails the gate like an error, as in
+    `jp-migrate conversations --check`.
+    """
     t = compute_totals(report)
-    if t.errors:
+    if t.errors or any(f.status == "skipped" for f in report.store or []):
         return 2
     if t.changed or t.unhandled_sites or t.mismatches:
         return 1

@@ -87,6 +87,8 @@ class Totals(Closed):
     unhandled_sites: JsonInt = 0
     cases: JsonInt = 0
     mismatches: JsonInt = 0
+    # Store files `conversations --verify` found problems in (counted here, not in `errors`).
+    problems: JsonInt = 0
 
 
 class Report(Closed):

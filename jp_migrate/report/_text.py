@@ -22,6 +22,8 @@ def headline(report: Report, totals: Totals) -> str:
         parts.append(plural(totals.errors, "error"))
     if totals.unhandled_sites:
         parts.append(plural(totals.unhandled_sites, "unhandled site"))
+    if totals.problems:
+        parts.append(f"{plural(totals.problems, 'file')} with problems")
     if totals.cases:
         parts.append(
             f"{plural(totals.cases, 'verify case')}, {plural(totals.mismatches, 'mismatch', 'mismatches')}"
@@ -51,4 +53,5 @@ TOTAL_ROWS: tuple[tuple[str, str], ...] = (
     ("unhandled_sites", "Unhandled sites"),
     ("cases", "Verify cases"),
     ("mismatches", "Mismatches"),
+    ("problems", "Store problems"),
 )

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from jp_migrate.contract.report import Report, StoreFile, ToolFile, VerifyCase
 from jp_migrate.report._text import plural
-from jp_migrate.report.totals import is_failure, normalize
+from jp_migrate.report.totals import has_problems, is_failure, normalize, notes
 
 # Characters XML 1.0 cannot carry at all, even escaped (tool output can hold them).
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -25,7 +25,12 @@ def xml_safe(text: str) -> str:
 
 def _file_case(report: Report, suite: str, f: StoreFile | ToolFile) -> ET.Element:
     case = ET.Element("testcase", {"classname": f"jp-migrate.{suite}", "name": xml_safe(f.path)})
-    if f.status == "error":
+    if has_problems(f):
+        failure = ET.SubElement(
+            case, "failure", {"message": "verify found problems", "type": "verify"}
+        )
+        failure.text = xml_safe(notes(f)) or None
+    elif f.status == "error":
         ET.SubElement(case, "error", {"message": xml_safe(f.message or "error"), "type": "error"})
     elif f.status == "skipped":
         ET.SubElement(case, "skipped", {"message": xml_safe(f.message or "skipped")})

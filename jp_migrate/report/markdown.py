@@ -11,7 +11,7 @@ import re
 
 from jp_migrate.contract.report import Report, StoreFile, ToolFile, VerifyCase
 from jp_migrate.report._text import TOTAL_ROWS, headline, site_counts, status_label
-from jp_migrate.report.totals import normalize
+from jp_migrate.report.totals import normalize, notes
 
 DIFF_BUDGET = 50_000
 _BACKTICKS = re.compile(r"`+")
@@ -53,7 +53,7 @@ def _store_section(report: Report, files: list[StoreFile]) -> list[str]:
             f"{f.events_migrated}/{f.events_total}",
             str(len(f.repairs)),
             cell(", ".join(f.rules)),
-            cell(f.message),
+            cell(notes(f)),
         ]
         for f in files
     ]
@@ -75,7 +75,7 @@ def _tools_section(report: Report, files: list[ToolFile]) -> list[str]:
                 cell(status_label(report, f)),
                 str(rewritten),
                 str(unhandled),
-                cell(f.message),
+                cell(notes(f)),
             ]
         )
     header = ["File", "Status", "Rewritten sites", "Unhandled sites", "Message"]

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from jp_migrate.contract.report import Report, StoreFile, ToolFile, VerifyCase
 from jp_migrate.report._text import headline, site_counts, status_label
-from jp_migrate.report.totals import normalize
+from jp_migrate.report.totals import normalize, notes
 
 _STYLE = {
     "migrated": "yellow",
@@ -53,7 +53,7 @@ def _store_table(report: Report, files: list[StoreFile]) -> Table:
             _status(status_label(report, f)),
             f"{f.events_migrated}/{f.events_total}",
             str(len(f.repairs)),
-            f.message,
+            notes(f),
         )
     return table
 
@@ -69,7 +69,7 @@ def _tools_table(report: Report, files: list[ToolFile]) -> Table:
             _status(status_label(report, f)),
             str(rewritten),
             Text(str(unhandled), style="bold red" if unhandled else ""),
-            f.message,
+            notes(f),
         )
     return table
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 from jp_migrate.contract.report import Report, StoreFile, ToolFile, Totals, VerifyCase
 
 
+def has_problems(f: StoreFile | ToolFile) -> bool:
+    return isinstance(f, StoreFile) and bool(f.problems)
+
+
 def compute_totals(report: Report) -> Totals:
     """Count the report's sections; the one definition every format shares.
 
     `files` counts store and tool files; `changed` those migrated (or, in a dry
     run, that would be); `errors` counts files in error and verify cases that
-    could not run; `mismatches` only verify cases whose verdict is `mismatch`.
+    could not run; `mismatches` only verify cases whose verdict is `mismatch`;
+    `problems` the store files a `--verify` run found wrong (not in `errors`).
     """
     files = [*(report.store or []), *(report.tools or [])]
     cases = report.verify or []
@@ -18,13 +23,15 @@ def compute_totals(report: Report) -> Totals:
         files=len(files),
         changed=sum(f.status == "migrated" for f in files),
         unchanged=sum(f.status == "unchanged" for f in files),
-        errors=sum(f.status == "error" for f in files) + sum(c.verdict == "error" for c in cases),
+        errors=sum(f.status == "error" and not has_problems(f) for f in files)
+        + sum(c.verdict == "error" for c in cases),
         skipped=sum(f.status == "skipped" for f in files),
         events_migrated=sum(f.events_migrated for f in report.store or []),
         repairs=sum(len(f.repairs) for f in report.store or []),
         unhandled_sites=sum(s.action == "unhandled" for f in report.tools or [] for s in f.sites),
         cases=len(cases),
         mismatches=sum(c.verdict == "mismatch" for c in cases),
+        problems=sum(has_problems(f) for f in files),
     )
 
 
@@ -70,6 +77,19 @@ def normalize(report: Report) -> Report:
 
 
 def is_failure(report: Report, f: StoreFile | ToolFile) -> bool:
-    """Whether a file should fail a CI gate: it would change (dry run) or has an unhandled site."""
+    """Whether a file fails a CI gate: it would change (dry run), has an unhandled site,
+    or `--verify` found problems in it."""
+    if has_problems(f):
+        return True
     unhandled = isinstance(f, ToolFile) and any(s.action == "unhandled" for s in f.sites)
-    return f.status != "error" and ((report.dry_run and f.status == "migrated") or unhandled)
+    return f.status not in ("error", "skipped") and (
+        (report.dry_run and f.status == "migrated") or unhandled
+    )
+
+
+def notes(f: StoreFile | ToolFile) -> str:
+    """The file's message, then any verify problems and warnings, as one line."""
+    extra = (
+        [*f.problems, *(f"warning: {w}" for w in f.warnings)] if isinstance(f, StoreFile) else []
+    )
+    return "; ".join(x for x in (f.message, *extra) if x)
