@@ -1,0 +1,156 @@
+"""Semantic comparison of a control (before) and a candidate (after) run, SPEC §5.
+
+Match, the three expected differences of SPEC §2 by name, and mismatches that
+name the fields that differ.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from jp_migrate.contract.normalized import NormalizedOutcome
+from jp_migrate.convert.compare import (
+    CONTENT_ARRAY_PARSED,
+    ERROR_TEXT_IS_MESSAGE,
+    EXPECTED_DIFFERENCES,
+    TRANSIENT_ERROR_IN_META,
+    compare,
+)
+from jp_migrate.convert.host import ToolRun, blocks_outcome, legacy_outcome
+
+
+def before(stdout: str, **run: Any) -> NormalizedOutcome:
+    return legacy_outcome(ToolRun("t", stdout, **run)).outcome
+
+
+def after(stdout: str, **run: Any) -> NormalizedOutcome:
+    return blocks_outcome(ToolRun("t", stdout, **run)).outcome
+
+
+def norm(**fields: Any) -> NormalizedOutcome:
+    base: dict[str, Any] = {
+        "protocol": "outcome", "status": "completed", "is_error": False, "transient": False, "trace": [],
+        "content": [{"type": "text", "text": "a"}], "questions": [], "text": "a", "exit_code": 0, "stderr": "",
+    }
+    return NormalizedOutcome.model_validate({**base, **fields})
+
+
+QUESTION = {"id": "q", "text": "Sure?", "schema": {"type": "boolean"}, "default": True}
+
+ROWS: list[tuple[str, NormalizedOutcome, NormalizedOutcome, str, tuple[str, ...]]] = [
+    (
+        "success, same text",
+        before('{"type": "success", "content": "ok ✓"}'),
+        after('{"content": [{"type": "text", "text": "ok ✓"}]}'),
+        "match",
+        (),
+    ),
+    (
+        "raw output is the same on both sides",
+        before("plain", exit_code=1, stderr="e"),
+        after("plain", exit_code=1, stderr="e"),
+        "match",
+        (),
+    ),
+    (
+        "needs_input with pre-amble and default",
+        before('{"type": "needs_input", "question": {"id": "q", "text": "Sure?", "pre_amble": "p", "answer_type": "Boolean", "default": true}}'),
+        after('{"content": [{"type": "text", "text": "p"}, {"type": "question", "question": {"id": "q", "text": "Sure?", "schema": {"type": "boolean"}, "default": true}}]}'),
+        "match",
+        (),
+    ),
+    (
+        "non-transient error: text is the message instead of the raw Outcome",
+        before('{"type": "error", "message": "nope", "trace": ["c"], "transient": false}'),
+        after('{"content": [{"type": "text", "text": "nope"}], "isError": true, "_meta": {"computer.jp/error": {"transient": false, "trace": ["c"]}}}'),
+        "expected",
+        (ERROR_TEXT_IS_MESSAGE,),
+    ),
+    (
+        "transient error: text is the message, trace and transient in _meta",
+        before('{"type": "error", "message": "later", "trace": ["c"], "transient": true}'),
+        after('{"content": [{"type": "text", "text": "later"}], "isError": true, "_meta": {"computer.jp/error": {"transient": true, "trace": ["c"]}}}'),
+        "expected",
+        (TRANSIENT_ERROR_IN_META,),
+    ),
+    (
+        "stdout that is a JSON object with a content array was raw, is parsed now",
+        before('{"content": [{"type": "text", "text": "x"}], "total": 1}'),
+        after('{"content": [{"type": "text", "text": "x"}], "total": 1}'),
+        "expected",
+        (CONTENT_ARRAY_PARSED,),
+    ),
+    (
+        "status differs",
+        before('{"type": "success", "content": "Sure?"}'),
+        after('{"content": [{"type": "question", "question": {"id": "q", "text": "Sure?", "schema": {}}}]}'),
+        "mismatch",
+        ("status", "questions", "content"),
+    ),
+    (
+        "is_error differs",
+        before('{"type": "success", "content": "x"}'),
+        after('{"content": [{"type": "text", "text": "x"}], "isError": true}'),
+        "mismatch",
+        ("is_error",),
+    ),
+    (
+        "question differs (default)",
+        norm(status="needs_input", content=[], text="", questions=[QUESTION]),
+        norm(status="needs_input", content=[], text="", questions=[{**QUESTION, "default": False}]),
+        "mismatch",
+        ("questions",),
+    ),
+    (
+        "transient differs on an error",
+        before('{"type": "error", "message": "m", "trace": [], "transient": true}'),
+        after('{"content": [{"type": "text", "text": "m"}], "isError": true}'),
+        "mismatch",
+        ("transient",),
+    ),
+    (
+        "trace differs on an error",
+        before('{"type": "error", "message": "m", "trace": ["a"], "transient": false}'),
+        after('{"content": [{"type": "text", "text": "m"}], "isError": true, "_meta": {"computer.jp/error": {"trace": ["b"]}}}'),
+        "mismatch",
+        ("trace",),
+    ),
+    (
+        "content differs",
+        before('{"type": "success", "content": "one"}'),
+        after('{"content": [{"type": "text", "text": "two"}]}'),
+        "mismatch",
+        ("content",),
+    ),
+    (
+        "only text differs, and not in an expected way",
+        norm(text="a"),
+        norm(protocol="blocks", text="b"),
+        "mismatch",
+        ("text",),
+    ),
+    (
+        "raw stdout that is not a content array, parsed differently",
+        norm(protocol="raw", content=[{"type": "text", "text": "{}"}], text="{}"),
+        norm(protocol="blocks", content=[], text=""),
+        "mismatch",
+        ("content",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("row", "control", "candidate", "verdict", "differences"), ROWS, ids=[r[0] for r in ROWS])
+def test_compare(row: str, control: NormalizedOutcome, candidate: NormalizedOutcome, verdict: str, differences: tuple[str, ...]) -> None:
+    result = compare(control, candidate)
+    assert (result.verdict, result.differences) == (verdict, differences)
+    assert result.ok is (verdict != "mismatch")
+
+
+def test_trace_and_transient_are_ignored_when_not_an_error() -> None:
+    assert compare(norm(transient=True, trace=["x"]), norm()).verdict == "match"
+
+
+def test_expected_differences_are_the_three_of_spec_section_2() -> None:
+    assert sorted(EXPECTED_DIFFERENCES) == sorted([ERROR_TEXT_IS_MESSAGE, TRANSIENT_ERROR_IN_META, CONTENT_ARRAY_PARSED])
