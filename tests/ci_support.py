@@ -20,6 +20,8 @@ def legacy_workspace(root: Path) -> Path:
     """A workspace whose `.jp/conversations` is a copy of the real legacy corpus."""
     (root / ".jp").mkdir(parents=True, exist_ok=True)
     shutil.copytree(CORPUS, root / ".jp" / "conversations")
+    for path in (root / ".jp").rglob("*"):  # the shared corpus is read-only; the copy must not be
+        path.chmod(path.stat().st_mode | 0o200)
     return root
 
 
