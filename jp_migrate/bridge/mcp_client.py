@@ -147,11 +147,15 @@ class McpSession:
             return BridgeError(
                 f"{doing} timed out after {self.timeout:g}s{said}", source=self.label
             )
-        if isinstance(exc, MCPError):
-            kind = RPC_ERRORS.get(exc.code, "error")
+        if isinstance(exc, MCPError) and exc.code in RPC_ERRORS:
+            kind = RPC_ERRORS[exc.code]
             return BridgeError(
-                f"{doing} failed with JSON-RPC {kind} {exc.code}: {exc.message}", source=self.label
+                f"{doing} failed with JSON-RPC {kind} {exc.code}: {exc.message}{said}",
+                source=self.label,
             )
+        if isinstance(exc, MCPError):
+            # SDK-side codes (-32000 "Connection closed", …): the server went away or misbehaved.
+            return BridgeError(f"{doing} failed: {exc.message} ({exc.code}){said}", source=self.label)
         if isinstance(exc, OSError) and doing == "start":
             return BridgeError(
                 f"cannot start {self.server.command!r}: {exc.strerror or exc}", source=self.label

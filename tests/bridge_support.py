@@ -1,0 +1,116 @@
+"""Shared helpers for the bridge tests: tiny legacy/migrated tools and workspaces built in tmp dirs."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+# One tool, written twice: emitting legacy `Outcome` JSON, and emitting RFD 058 envelopes.
+_COMMON = """
+import json, sys
+tool = json.loads(sys.argv[1])
+args, answers = tool["arguments"], tool["answers"]
+action = args.get("action", "greet")
+"""
+
+LEGACY_TOOL = _COMMON + textwrap.dedent("""
+    def out(o): print(json.dumps(o))
+    if action == "greet":
+        out({"type": "success", "content": f"Hello, {args.get('name', 'you')}!"})
+    elif action == "fail":
+        out({"type": "error", "message": "no such file", "trace": [], "transient": False})
+    elif action == "flaky":
+        out({"type": "error", "message": "try again", "trace": ["timeout"], "transient": True})
+    elif action == "confirm":
+        if "confirm" not in answers:
+            out({"type": "needs_input", "question": {"id": "confirm", "text": "Apply?", "answer_type": "Boolean"}})
+        else:
+            out({"type": "success", "content": "applied" if answers["confirm"] else "skipped"})
+    elif action == "pick":
+        if "color" not in answers:
+            out({"type": "needs_input", "question": {"id": "color", "text": "Colour?", "pre_amble": "Pick one.",
+                 "answer_type": {"Select": {"options": ["red", "green"]}}, "default": "green"}})
+        else:
+            out({"type": "success", "content": "picked " + answers["color"]})
+    elif action == "raw":
+        print("plain text", end="")
+    elif action == "crash":
+        print("half", end=""); print("boom", file=sys.stderr); sys.exit(3)
+    elif action == "envelope":
+        print(json.dumps({"content": [{"type": "text", "text": "inside"}]}), end="")
+    elif action == "context":
+        out({"type": "success", "content": json.dumps(tool, sort_keys=True)})
+""")
+
+MIGRATED_TOOL = _COMMON + textwrap.dedent("""
+    HELLO = "Hello"
+    def out(o): print(json.dumps(o))
+    def text(t): return {"type": "text", "text": t}
+    if action == "greet":
+        out({"content": [text(f"{HELLO}, {args.get('name', 'you')}!")]})
+    elif action == "fail":
+        out({"content": [text("no such file")], "isError": True,
+             "_meta": {"computer.jp/error": {"transient": False, "trace": []}}})
+    elif action == "flaky":
+        out({"content": [text("try again")], "isError": True,
+             "_meta": {"computer.jp/error": {"transient": True, "trace": ["timeout"]}}})
+    elif action == "confirm":
+        if "confirm" not in answers:
+            out({"content": [{"type": "question", "question": {"id": "confirm", "text": "Apply?",
+                 "schema": {"type": "boolean"}}}]})
+        else:
+            out({"content": [text("applied" if answers["confirm"] else "skipped")]})
+    elif action == "pick":
+        if "color" not in answers:
+            out({"content": [text("Pick one."), {"type": "question", "question": {"id": "color", "text": "Colour?",
+                 "schema": {"type": "string", "enum": ["red", "green"]}, "default": "green"}}]})
+        else:
+            out({"content": [text("picked " + answers["color"])]})
+    elif action == "raw":
+        print("plain text", end="")
+    elif action == "crash":
+        print("half", end=""); print("boom", file=sys.stderr); sys.exit(3)
+    elif action == "envelope":
+        print(json.dumps({"content": [{"type": "text", "text": "inside"}]}), end="")
+    elif action == "context":
+        out({"content": [text(json.dumps(tool, sort_keys=True))]})
+""")
+
+# The migrated tool with one behaviour changed by mistake: it greets differently.
+BROKEN_TOOL = MIGRATED_TOOL.replace('HELLO = "Hello"', 'HELLO = "Hi"')
+
+
+def python_on_path() -> dict[str, str]:
+    """The environment with this interpreter's directory first on PATH, so `python3` has our packages."""
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def write_tools(root: Path) -> Path:
+    """A workspace with `legacy.py`, `migrated.py`, `broken.py` and a JP config naming each."""
+    (root / ".jp" / "mcp" / "tools").mkdir(parents=True, exist_ok=True)
+    for name, source in (
+        ("legacy", LEGACY_TOOL),
+        ("migrated", MIGRATED_TOOL),
+        ("broken", BROKEN_TOOL),
+    ):
+        (root / f"{name}.py").write_text(source, encoding="utf-8")
+        (root / ".jp" / "mcp" / "tools" / f"{name}.toml").write_text(
+            f'[conversation.tools.{name}]\nsource = "local"\n'
+            f"command = \"{sys.executable} {name}.py '{{{{tool}}}}'\"\n",
+            encoding="utf-8",
+        )
+    return root
+
+
+def template(name: str) -> str:
+    return f"{sys.executable} {name}.py '{{{{tool}}}}'"
+
+
+def write_cases(path: Path, cases: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    return path
