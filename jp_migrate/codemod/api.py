@@ -1,0 +1,87 @@
+"""The codemod's public API: `migrate_tools(paths, options) -> list[ToolFile]` (no printing).
+
+discover → read → `engine.migrate_source` (pure) → write or diff. A file that
+cannot be read or parsed becomes `ToolFile(status="error")` naming the position;
+the other files are still processed. Only a PATH that does not exist raises.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from jp_migrate.codemod.discover import discover
+from jp_migrate.codemod.engine import migrate_source
+from jp_migrate.contract.report import ToolFile
+
+CHUNK = 16  # files per task handed to a worker: enough to amortise the pickling
+
+
+@dataclass(frozen=True)
+class ToolsOptions:
+    write: bool = True  # rewrite files in place (False: --check)
+    diff: bool = False  # fill ToolFile.diff (and write nothing)
+    exclude: tuple[str, ...] = ()
+    jobs: int = 1
+
+
+def _display(path: Path) -> str:
+    return path.as_posix()
+
+
+def _read(path: Path) -> str:
+    with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n as written
+        return handle.read()
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.jp-migrate.tmp")
+    with open(tmp, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    a, b = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), a, b))
+
+
+def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
+    shown = _display(path)
+    try:
+        source = _read(path)
+    except UnicodeDecodeError:
+        return ToolFile(path=shown, status="error", message="not valid UTF-8")
+    except OSError as exc:
+        return ToolFile(path=shown, status="error", message=f"cannot read: {exc.strerror or exc}")
+    writes = options.write and not options.diff
+    result = migrate_source(source, generate=writes or options.diff)
+    diff = None
+    if result.output is not None:
+        if options.diff:
+            diff = unified_diff(shown, source, result.output)
+        if writes:
+            try:
+                _write(path, result.output)
+            except OSError as exc:
+                return ToolFile(path=shown, status="error", message=f"cannot write: {exc.strerror or exc}", sites=result.sites)
+    return ToolFile(path=shown, status=result.status, message=result.message, sites=result.sites, diff=diff)
+
+
+def _migrate_chunk(paths: list[Path], options: ToolsOptions) -> list[ToolFile]:
+    return [migrate_file(p, options) for p in paths]
+
+
+def migrate_tools(paths: Sequence[Path], options: ToolsOptions = ToolsOptions()) -> list[ToolFile]:
+    """Every Python file under `paths`, in path order."""
+    files = discover(paths, options.exclude)
+    if options.jobs <= 1 or len(files) <= CHUNK:
+        return _migrate_chunk(files, options)
+    chunks = [files[i : i + CHUNK] for i in range(0, len(files), CHUNK)]
+    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+        results = pool.map(_migrate_chunk, chunks, [options] * len(chunks))
+        return [f for chunk in results for f in chunk]

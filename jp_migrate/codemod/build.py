@@ -1,0 +1,78 @@
+"""libcst nodes for the RFD 058 shapes (SPEC §2), written in the file's own quoting style.
+
+Nothing here decides anything: `mapping` says what to build, this says how
+it is spelt. Values handed in are original expression nodes, carried over
+untouched (never evaluated).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+ERROR_META_KEY = "computer.jp/error"
+
+
+def string(text: str, quote: str) -> cst.SimpleString:
+    return cst.SimpleString(f"{quote}{text}{quote}")
+
+
+def quote_of(node: cst.BaseExpression | None) -> str:
+    """The quote character the author used for a key (`"` when unknown or triple-quoted double)."""
+    if isinstance(node, cst.SimpleString):
+        return "'" if node.quote.startswith("'") else '"'
+    return '"'
+
+
+def dict_of(pairs: Sequence[tuple[str, cst.BaseExpression]], quote: str) -> cst.Dict:
+    return cst.Dict([cst.DictElement(string(key, quote), value) for key, value in pairs])
+
+
+def text_block(value: cst.BaseExpression, quote: str) -> cst.Dict:
+    return dict_of([("type", string("text", quote)), ("text", value)], quote)
+
+
+def text_blocks(value: cst.BaseExpression, quote: str) -> cst.List:
+    """`[{"type": "text", "text": value}]`."""
+    return cst.List([cst.Element(text_block(value, quote))])
+
+
+def error_meta(pairs: Sequence[tuple[str, cst.BaseExpression]], quote: str) -> cst.Dict:
+    """`{"computer.jp/error": {"transient": …, "trace": …}}`, keys in the author's order."""
+    return dict_of([(ERROR_META_KEY, dict_of(pairs, quote))], quote)
+
+
+def optional_text_block(value: cst.BaseExpression, quote: str, name: str = "pre_amble") -> cst.StarredElement:
+    """`*[{"type": "text", "text": pre_amble} for pre_amble in [value] if pre_amble is not None]`.
+
+    `value` is evaluated once, in the enclosing scope (a comprehension's first
+    iterable is), and the name does not leak; the block only exists when the
+    value is not None at runtime.
+    """
+    var = cst.Name(name)
+    return cst.StarredElement(
+        cst.ListComp(
+            elt=text_block(var, quote),
+            for_in=cst.CompFor(
+                target=var,
+                iter=cst.List([cst.Element(value)]),
+                ifs=[
+                    cst.CompIf(
+                        cst.Comparison(var, [cst.ComparisonTarget(cst.IsNot(), cst.Name("None"))])
+                    )
+                ],
+            ),
+        )
+    )
+
+
+def question_block(question: cst.BaseExpression, quote: str) -> cst.Dict:
+    return dict_of([("type", string("question", quote)), ("question", question)], quote)
+
+
+def schema(kind: str, quote: str, enum: cst.BaseExpression | None = None) -> cst.Dict:
+    pairs: list[tuple[str, cst.BaseExpression]] = [("type", string(kind, quote))]
+    if enum is not None:
+        pairs.append(("enum", enum))
+    return dict_of(pairs, quote)

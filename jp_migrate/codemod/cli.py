@@ -1,0 +1,86 @@
+"""`jp-migrate tools PATH...`: options in, exit code out (ruff's contract).
+
+Exit codes: 0 nothing to do (or everything rewritten); 1 `--check`/`--diff`
+found a file that would change, or an unhandled site is left; 2 a file could
+not be read or parsed (the others were still processed), or a usage error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from jp_migrate.codemod.api import ToolsOptions, migrate_tools
+from jp_migrate.codemod.sites import format_site
+from jp_migrate.contract.report import Report, ToolFile
+
+
+def exit_code(files: Sequence[ToolFile], *, write: bool) -> int:
+    if any(f.status == "error" for f in files):
+        return 2
+    if any(s.action == "unhandled" for f in files for s in f.sites):
+        return 1
+    if not write and any(f.status == "migrated" for f in files):
+        return 1
+    return 0
+
+
+def _stdout_taken(reports: Sequence[str]) -> bool:
+    return any("=" not in spec or spec.endswith("=-") for spec in reports)
+
+
+def _summary(files: Sequence[ToolFile], *, write: bool) -> str:
+    changed = sum(f.status == "migrated" for f in files)
+    unhandled = sum(any(s.action == "unhandled" for s in f.sites) for f in files)
+    errors = sum(f.status == "error" for f in files)
+    skipped = sum(f.status == "skipped" for f in files)
+    verb = "rewritten" if write else "would be rewritten"
+    return (
+        f"{len(files)} files: {changed} {verb}, {unhandled} with unhandled sites, "
+        f"{errors} errors, {skipped} skipped"
+    )
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if a file would change or a site is unhandled.")
+@click.option("--diff", is_flag=True, help="Print a unified diff of the changes instead of writing them.")
+@click.option("--exclude", "exclude", multiple=True, metavar="GLOB", help="Skip files/directories matching GLOB (gitignore syntax; repeatable).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--report", "reports", multiple=True, metavar="FORMAT[=FILE]", help="Also write a report: json, markdown, junit, sarif, terminal (repeatable).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only unhandled sites, errors and diffs.")
+def tools(paths: tuple[Path, ...], check: bool, diff: bool, exclude: tuple[str, ...], jobs: int, reports: tuple[str, ...], quiet: bool) -> int:
+    """Rewrite Python tools that print a legacy Outcome so they print RFD 058 envelopes.
+
+    Files and directories (.gitignore honoured). Every site is printed as
+    `path:line:col: rule-id: reason`; a file with an unhandled site is left as
+    it is. `# jp-migrate: skip` on a line skips that site, in the file's first
+    comment block the whole file.
+    """
+    if reports:
+        from jp_migrate.report import parse_spec
+
+        for spec in reports:
+            parse_spec(spec)  # a bad --report fails before any file is touched
+    write = not (check or diff)
+    files = migrate_tools(list(paths), ToolsOptions(write=write, diff=diff, exclude=exclude, jobs=jobs))
+    to_err = _stdout_taken(reports)
+    for f in files:
+        if f.status == "error":
+            click.echo(f"error: {f.path}: {f.message}", err=True)
+        for site in f.sites:
+            if site.action == "unhandled" or not quiet:
+                click.echo(format_site(f.path, site), err=to_err)
+        if f.diff:
+            click.echo(f.diff, nl=False, err=to_err)
+    code = exit_code(files, write=write)
+    if not quiet:
+        click.echo(_summary(files, write=write), err=True)
+    if reports:
+        from jp_migrate.report import compute_totals, emit_reports
+
+        report = Report(command="tools", dry_run=not write, exit_code=code, tools=files)
+        emit_reports(report.model_copy(update={"totals": compute_totals(report)}), reports)
+    return code

@@ -1,0 +1,123 @@
+"""Which files `jp-migrate tools PATH...` looks at.
+
+A file named on the command line is taken as is (pre-commit passes files);
+a directory is walked for `*.py`, honouring every `.gitignore` from the
+repository root (the nearest directory with `.git`) down, and skipping VCS,
+virtualenv and cache directories. `--exclude GLOB` (gitignore syntax, e.g.
+`tests/` or `*_pb2.py`) applies to both.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pathspec
+
+from jp_migrate.errors import JpMigrateError
+
+ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
+
+
+def _repo_root(directory: Path) -> Path | None:
+    for candidate in (directory, *directory.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def _read_ignore(directory: Path) -> pathspec.PathSpec | None:
+    path = directory / ".gitignore"
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+class _Ignores:
+    """The `.gitignore` files in effect in a directory: each matches paths relative to its own folder."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Path, pathspec.PathSpec | None] = {}
+
+    def spec(self, directory: Path) -> pathspec.PathSpec | None:
+        if directory not in self._cache:
+            self._cache[directory] = _read_ignore(directory)
+        return self._cache[directory]
+
+    def ignored(self, path: Path, is_dir: bool, chain: Sequence[Path]) -> bool:
+        for directory in chain:
+            spec = self.spec(directory)
+            if spec is None:
+                continue
+            relative = path.relative_to(directory).as_posix() + ("/" if is_dir else "")
+            if spec.match_file(relative):
+                return True
+        return False
+
+
+def _chain(directory: Path) -> list[Path]:
+    """`directory` and its parents up to the repository root (or just itself outside a repository)."""
+    root = _repo_root(directory)
+    if root is None:
+        return [directory]
+    chain = [directory]
+    while chain[-1] != root:
+        chain.append(chain[-1].parent)
+    return chain[::-1]
+
+
+def discover(paths: Sequence[Path], exclude: Sequence[str] = ()) -> list[Path]:
+    """Python files under `paths`, sorted and without duplicates; raises for a PATH that does not exist."""
+    excluded = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
+    ignores = _Ignores()
+    out: dict[Path, None] = {}
+    for path in paths:
+        if not path.exists():
+            raise JpMigrateError(f"{path}: no such file or directory")
+        if path.is_dir():
+            for found in _walk(path, ignores, excluded):
+                out.setdefault(found)
+        elif not (excluded and _excluded(path, excluded, False)):
+            out.setdefault(path)
+    return sorted(out)
+
+
+def _excluded(path: Path, spec: pathspec.PathSpec, is_dir: bool) -> bool:
+    text = path.as_posix() + ("/" if is_dir else "")
+    return spec.match_file(text) or spec.match_file(path.name + ("/" if is_dir else ""))
+
+
+def _walk(top: Path, ignores: _Ignores, excluded: pathspec.PathSpec | None) -> Iterator[Path]:
+    base_chain = _chain(top.resolve())
+    resolved_top = top.resolve()
+    for root, dirs, files in os.walk(top):
+        here = Path(root)
+        real = resolved_top / here.relative_to(top)
+        chain = base_chain + [p for p in _between(resolved_top, real)]
+        kept = []
+        for name in sorted(dirs):
+            child = here / name
+            if name in ALWAYS_SKIPPED or ignores.ignored(real / name, True, chain):
+                continue
+            if excluded and _excluded(child, excluded, True):
+                continue
+            kept.append(name)
+        dirs[:] = kept
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            child = here / name
+            if ignores.ignored(real / name, False, chain) or (excluded and _excluded(child, excluded, False)):
+                continue
+            yield child
+
+
+def _between(top: Path, directory: Path) -> list[Path]:
+    """Directories strictly below `top` down to `directory` (their .gitignore files apply too)."""
+    if directory == top:
+        return []
+    parts = directory.relative_to(top).parts
+    return [top.joinpath(*parts[: i + 1]) for i in range(len(parts))]

@@ -1,0 +1,77 @@
+"""Outcome dict literals and `dict(type=…)` calls, wherever they appear → RFD 058 envelopes.
+
+Rules: `codemod-success-dict`, `codemod-error-dict`, `codemod-needs-input-dict`
+(literals), `codemod-dict-call` (calls), with `codemod-dynamic-type` and
+`codemod-spread` for what cannot be rewritten safely.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jp_migrate.codemod import build
+from jp_migrate.codemod.entries import Entry, call_entries, const_str, dict_entries, rebuild
+from jp_migrate.codemod.mapping import LEGACY_KEYS, RULE_FOR_TAG, TAGS, IsDictCall, Unhandled, envelope_entries
+from jp_migrate.codemod.scan import Scan
+from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding
+
+
+def _finding(
+    node: cst.Dict | cst.Call, entries: list[Entry], rule: str | None, is_dict_call: IsDictCall
+) -> Finding | None:
+    type_entry = next((e for e in entries if e.key == "type"), None)
+    if type_entry is None:
+        return None
+    keys = {e.key for e in entries}
+    tag = const_str(type_entry.value)
+    if tag is None:
+        if keys & LEGACY_KEYS:
+            return Finding(node, DYNAMIC_TYPE, "unhandled", 'the Outcome\'s "type" is not a constant string')
+        return None
+    if tag not in TAGS or (tag != "needs_input" and None not in keys and not keys & LEGACY_KEYS):
+        return None  # {"type": "error", "code": 3} is somebody else's dict
+    acting = rule or RULE_FOR_TAG[tag]
+    quote = build.quote_of(type_entry.item.key if isinstance(type_entry.item, cst.DictElement) else None)
+    try:
+        envelope_entries(tag, entries, quote, acting, is_dict_call)
+    except Unhandled as exc:
+        return Finding(node, exc.rule, "unhandled", exc.reason)
+
+    def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, (cst.Dict, cst.Call))
+        fresh = dict_entries(updated) if isinstance(updated, cst.Dict) else call_entries(updated)
+        return rebuild(updated, envelope_entries(tag, fresh, quote, acting, is_dict_call), quote)
+
+    what = "dict(...) call" if isinstance(node, cst.Call) else "dict"
+    return Finding(node, acting, "rewritten", f"{tag} Outcome {what} → RFD 058 envelope", ((node, rewrite),), node)
+
+
+def literal_findings(found: Scan, is_dict_call: IsDictCall, claimed: set[int]) -> list[Finding]:
+    """Dict literals not already claimed by another transform (`claimed`: ids of key-by-key inits)."""
+    out: list[Finding] = []
+    for node, _scope in found.dicts:
+        if id(node) in claimed:
+            continue
+        finding = _finding(node, dict_entries(node), None, is_dict_call)
+        if finding is not None:
+            out.append(finding)
+    return out
+
+
+def call_findings(found: Scan, is_dict_call: IsDictCall) -> list[Finding]:
+    out: list[Finding] = []
+    for node, _scope in found.calls:
+        if not (isinstance(node.func, cst.Name) and node.func.value == "dict"):
+            continue
+        if not any(a.keyword is not None and a.keyword.value == "type" for a in node.args):
+            continue
+        if not is_dict_call(node):
+            continue
+        entries = call_entries(node)
+        if any(e.key is None for e in entries):
+            out.append(Finding(node, SPREAD, "unhandled", "positional or `**` argument in a dict(type=…) Outcome"))
+            continue
+        finding = _finding(node, entries, DICT_CALL, is_dict_call)
+        if finding is not None:
+            out.append(finding)
+    return out

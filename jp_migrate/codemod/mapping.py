@@ -1,0 +1,206 @@
+"""The SPEC §2 legacy → RFD 058 mapping table, as operations on entries.
+
+| legacy                             | new                                                          |
+|------------------------------------|--------------------------------------------------------------|
+| `type: success`, `content: c`      | `content: [text(c)]`                                         |
+| `type: error`, `message: m`, …     | `content: [text(m)]`, `isError: True`, `_meta: {error: {…}}` |
+| `type: needs_input`, `question: q` | `content: [text(pre_amble)?, question(q')]`                  |
+| `answer_type: "Boolean"`/`"Text"`  | `schema: {"type": "boolean"}` / `{"type": "string"}`         |
+| `answer_type: {"Select": {…o}}`    | `schema: {"type": "string", "enum": o}`                      |
+
+Values are moved, never evaluated. When the new layout would evaluate two
+values with side effects in another order, the site is unhandled instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from jp_migrate.codemod import build
+from jp_migrate.codemod.entries import Entry, NewEntry, const_str, entries_of, rebuild
+from jp_migrate.codemod.sites import ERROR_DICT, NEEDS_INPUT_DICT, SPREAD, SUCCESS_DICT
+
+TAGS = ("success", "error", "needs_input")
+RULE_FOR_TAG = {"success": SUCCESS_DICT, "error": ERROR_DICT, "needs_input": NEEDS_INPUT_DICT}
+# Keys only a legacy Outcome has (besides `type`): their presence marks a dict as one.
+LEGACY_KEYS = frozenset({"content", "message", "trace", "transient", "question"})
+REQUIRED = {"success": ("content",), "error": ("message", "trace", "transient"), "needs_input": ("question",)}
+META_KEYS = ("trace", "transient")
+_CLASHES = {"success": {"isError", "_meta"}, "error": {"content", "isError", "_meta"}, "needs_input": {"content", "isError", "_meta"}}
+
+IsDictCall = Callable[[cst.BaseExpression], bool]
+
+
+class Unhandled(Exception):
+    """A site the codemod will not guess about: reported as `rule: reason`, file left as is."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(reason)
+        self.rule = rule
+        self.reason = reason
+
+
+def inert(node: cst.CSTNode | None) -> bool:
+    """True when evaluating `node` earlier or later cannot be observed (no calls, no awaits)."""
+    if node is None or isinstance(node, (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis)):
+        return True
+    if isinstance(node, cst.ConcatenatedString):
+        return inert(node.left) and inert(node.right)
+    if isinstance(node, cst.FormattedString):
+        return all(inert(p.expression) for p in node.parts if isinstance(p, cst.FormattedStringExpression))
+    if isinstance(node, cst.Attribute):
+        return inert(node.value)
+    if isinstance(node, cst.UnaryOperation):
+        return inert(node.expression)
+    if isinstance(node, cst.Subscript):
+        return inert(node.value) and all(
+            isinstance(s.slice, cst.Index) and inert(s.slice.value) for s in node.slice
+        )
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return all(isinstance(e, cst.Element) and inert(e.value) for e in node.elements)
+    if isinstance(node, cst.Dict):
+        return all(isinstance(e, cst.DictElement) and inert(e.key) and inert(e.value) for e in node.elements)
+    return False
+
+
+def _check_order(source_order: list[Entry], new_order: list[Entry], rule: str, what: str) -> None:
+    if [id(e) for e in source_order] == [id(e) for e in new_order]:
+        return
+    if sum(not inert(e.value) for e in source_order) > 1:
+        raise Unhandled(rule, f"moving {what} would change the order in which its values are evaluated")
+
+
+def _check_keys(tag: str, entries: list[Entry], rule: str, partial: bool) -> None:
+    if any(e.key is None for e in entries):
+        raise Unhandled(SPREAD, f"`**` spread or non-constant key in a {tag} Outcome")
+    keys = {e.key for e in entries}
+    missing = [k for k in REQUIRED[tag] if k not in keys]
+    if missing and not partial:
+        raise Unhandled(rule, f"incomplete {tag} Outcome: no {', '.join(repr(k) for k in missing)}")
+    clash = sorted(keys & _CLASHES[tag])
+    if clash:
+        raise Unhandled(rule, f"key {clash[0]!r} would clash with the envelope")
+
+
+def success_entries(entries: list[Entry], quote: str, rule: str, *, partial: bool = False) -> list[NewEntry]:
+    _check_keys("success", entries, rule, partial)
+    out: list[NewEntry] = []
+    for e in entries:
+        if e.key == "type":
+            continue
+        if e.key == "content":
+            if isinstance(e.value, (cst.List, cst.ListComp, cst.Dict, cst.Tuple, cst.Set)):
+                raise Unhandled(rule, "content is not a string (already blocks?)")
+            out.append(NewEntry("content", build.text_blocks(e.value, quote), e))
+        else:
+            out.append(NewEntry(e.key or "", e.value, e))
+    return out
+
+
+def error_entries(
+    entries: list[Entry], quote: str, rule: str, *, partial: bool = False, meta_later: bool = False
+) -> list[NewEntry]:
+    """`meta_later`: trace/transient are assigned after this literal (key-by-key), so open `_meta` here."""
+    _check_keys("error", entries, rule, partial)
+    has_message = any(e.key == "message" for e in entries)
+    meta = [e for e in entries if e.key in META_KEYS]
+    out: list[NewEntry] = []
+    evaluated: list[Entry] = []
+    for e in entries:
+        if e.key == "type":
+            if not has_message:
+                out.append(NewEntry("isError", cst.Name("True"), e))
+        elif e.key == "message":
+            out.append(NewEntry("content", build.text_blocks(e.value, quote), e))
+            out.append(NewEntry("isError", cst.Name("True")))
+            evaluated.append(e)
+        elif e.key in META_KEYS:
+            if e is meta[0]:
+                pairs = [(m.key or "", m.value) for m in meta]
+                out.append(NewEntry("_meta", build.error_meta(pairs, quote), e))
+                evaluated.extend(meta)
+        else:
+            out.append(NewEntry(e.key or "", e.value, e))
+            evaluated.append(e)
+    if meta_later and not meta:
+        out.append(NewEntry("_meta", build.error_meta([], quote)))
+    _check_order([e for e in entries if e.key != "type"], evaluated, rule, "trace/transient into _meta")
+    return out
+
+
+def answer_schema(node: cst.BaseExpression, quote: str, rule: str) -> cst.Dict:
+    kind = const_str(node)
+    if isinstance(node, cst.Dict) and len(node.elements) == 1 and isinstance(node.elements[0], cst.DictElement):
+        only = node.elements[0]
+        tag = const_str(only.key)
+        if tag in ("Boolean", "Text") and isinstance(only.value, cst.Name) and only.value.value == "None":
+            kind = tag  # serde's one-key map spelling of a unit variant: {"Boolean": null}
+        elif tag == "Select" and isinstance(only.value, cst.Dict):
+            options = [e for e in only.value.elements if isinstance(e, cst.DictElement) and const_str(e.key) == "options"]
+            if len(options) == 1 and len(only.value.elements) == 1:
+                return build.schema("string", quote, enum=options[0].value)
+    if kind == "Boolean":
+        return build.schema("boolean", quote)
+    if kind == "Text":
+        return build.schema("string", quote)
+    raise Unhandled(rule, 'answer_type is not "Boolean", "Text" or {"Select": {"options": …}} written out')
+
+
+def question_content(question: cst.BaseExpression, quote: str, rule: str, is_dict_call: IsDictCall) -> cst.List:
+    """`[text(pre_amble)?, {"type": "question", "question": {id, text, schema, default?}}]`."""
+    if not (isinstance(question, cst.Dict) or is_dict_call(question)):
+        raise Unhandled(rule, "the question is not a dict literal or dict(...) call")
+    entries = entries_of(question)
+    if any(e.key is None for e in entries):
+        raise Unhandled(SPREAD, "`**` spread or non-constant key in a needs_input question")
+    keys = {e.key for e in entries}
+    missing = [k for k in ("id", "text", "answer_type") if k not in keys]
+    if missing:
+        raise Unhandled(rule, f"incomplete question: no {', '.join(repr(k) for k in missing)}")
+    if "schema" in keys:
+        raise Unhandled(rule, "key 'schema' would clash with the question's schema")
+    pre = next((e for e in entries if e.key == "pre_amble"), None)
+    out: list[NewEntry] = []
+    for e in entries:
+        if e.key == "answer_type":
+            out.append(NewEntry("schema", answer_schema(e.value, quote, rule), e))
+        elif e is not pre:
+            out.append(NewEntry(e.key or "", e.value, e))
+    blocks: list[cst.BaseElement] = []
+    if pre is not None:
+        _check_order(entries, [pre, *(e for e in entries if e is not pre)], rule, "pre_amble before the question")
+        value = pre.value
+        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            blocks.append(cst.Element(build.text_block(value, quote)))
+        elif not (isinstance(value, cst.Name) and value.value == "None"):
+            blocks.append(build.optional_text_block(value, quote))
+    rebuilt = rebuild(question, out, quote)  # type: ignore[arg-type]
+    blocks.append(cst.Element(build.question_block(rebuilt, quote)))
+    return cst.List(blocks)
+
+
+def needs_input_entries(
+    entries: list[Entry], quote: str, rule: str, is_dict_call: IsDictCall, *, partial: bool = False
+) -> list[NewEntry]:
+    _check_keys("needs_input", entries, rule, partial)
+    out: list[NewEntry] = []
+    for e in entries:
+        if e.key == "type":
+            continue
+        if e.key == "question":
+            out.append(NewEntry("content", question_content(e.value, quote, rule, is_dict_call), e))
+        else:
+            out.append(NewEntry(e.key or "", e.value, e))
+    return out
+
+
+def envelope_entries(
+    tag: str, entries: list[Entry], quote: str, rule: str, is_dict_call: IsDictCall, *, partial: bool = False, meta_later: bool = False
+) -> list[NewEntry]:
+    if tag == "success":
+        return success_entries(entries, quote, rule, partial=partial)
+    if tag == "error":
+        return error_entries(entries, quote, rule, partial=partial, meta_later=meta_later)
+    return needs_input_entries(entries, quote, rule, is_dict_call, partial=partial)

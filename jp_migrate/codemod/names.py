@@ -1,0 +1,43 @@
+"""Is this call really `dict(...)` / `json.loads(...)`? Answered by libcst's QualifiedNameProvider.
+
+Scope analysis costs several times a parse, so it is resolved only for files
+that have a call of the right shape, and at most once per file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, QualifiedName, QualifiedNameProvider
+from libcst.metadata.base_provider import LazyValue
+
+_LOADS = frozenset({"json.loads", "json.load", "orjson.loads", "ujson.loads", "simplejson.loads"})
+
+
+class Names:
+    def __init__(self, module: cst.Module) -> None:
+        self._module = module
+        self._resolved: Mapping[cst.CSTNode, object] | None = None
+
+    def qualified(self, node: cst.CSTNode) -> set[str]:
+        if self._resolved is None:
+            wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
+            self._resolved = wrapper.resolve(QualifiedNameProvider)
+        names = self._resolved.get(node, set())
+        if isinstance(names, LazyValue):  # QualifiedNameProvider computes each node's names on demand
+            names = names()
+        return {q.name for q in names if isinstance(q, QualifiedName)}  # type: ignore[union-attr]
+
+    def is_dict_call(self, node: cst.BaseExpression) -> bool:
+        """`dict(...)`, the builtin, not a local function or import of that name."""
+        return (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and node.func.value == "dict"
+            and "builtins.dict" in self.qualified(node.func)
+        )
+
+    def is_json_loads(self, node: cst.Call) -> bool:
+        """`json.loads`, however imported (`import json as j`, `from json import loads as l`)."""
+        return bool(self.qualified(node.func) & _LOADS)

@@ -1,0 +1,51 @@
+"""Cheap checks on the raw text, before paying for a parse (pyupgrade's trick).
+
+`may_contain_outcome` must never say no to a file the transforms would act
+on: every site needs an Outcome tag written as a string (`"success"`,
+`'error'`, `type="needs_input"`, a JSON string holding one), a dynamic `"type"`
+beside a legacy key, or a read of a legacy Outcome's `"type"`. Tags spelt with
+escape sequences or split by implicit concatenation are not detected (and are
+documented as such).
+"""
+
+from __future__ import annotations
+
+import re
+
+# A tag right after an opening quote or a quoted JSON key: covers "x", 'x', """x""", r"x", b"x".
+_TAG = re.compile(r"""(?:["'](?:success|error|needs_input)["'])|needs_input""")
+# A `"type"` key (or `type=`/`["type"]`) with a non-constant value is still a site (dynamic type).
+_TYPE_KEY = re.compile(r"""["']type["']|\btype\s*=""")
+_LEGACY_KEY = re.compile(r"""["'](?:content|message|trace|transient|question)["']|\b(?:content|message|trace|transient|question)\s*=""")
+
+_SKIP = re.compile(r"#\s*jp-migrate:\s*skip\b")
+
+
+def may_contain_outcome(source: str) -> bool:
+    if _TAG.search(source):
+        return True
+    return bool(_TYPE_KEY.search(source) and _LEGACY_KEY.search(source))
+
+
+def skip_lines(source: str) -> frozenset[int]:
+    """1-based numbers of the lines carrying a `# jp-migrate: skip` comment."""
+    if "jp-migrate" not in source:
+        return frozenset()
+    return frozenset(
+        number for number, line in enumerate(source.splitlines(), start=1) if _SKIP.search(line)
+    )
+
+
+def file_is_skipped(source: str) -> bool:
+    """`# jp-migrate: skip` in the file's leading comment block (shebang, encoding, licence…)."""
+    if "jp-migrate" not in source:
+        return False
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            return False
+        if _SKIP.search(stripped):
+            return True
+    return False
