@@ -1,0 +1,244 @@
+"""MCP tools through the bridge, end to end: the example server in both modes (RFD D31, MCP 2026-07-28)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from bridge_support import python_on_path
+from conftest import EXAMPLES, run_cli
+
+WS = EXAMPLES / "tools"
+SERVER = EXAMPLES / "mcp_server" / "server.py"
+
+
+@pytest.fixture(autouse=True)
+def _python3_is_this_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The example config starts the server with `python3`: make that the interpreter with `mcp`.
+    monkeypatch.setenv("PATH", python_on_path()["PATH"])
+
+
+def bridge(tool: str, *extra: str, ws: Path = WS) -> tuple[int, dict, str]:
+    proc = run_cli("bridge", "run", tool, "-w", str(ws), "--json", *extra)
+    return proc.returncode, (json.loads(proc.stdout) if proc.stdout.strip() else {}), proc.stderr
+
+
+CASES = [
+    # tool, args, (protocol, text, is_error, transient) with --jp, then natively
+    (
+        "greet",
+        {"name": "Ada"},
+        ("mcp-outcome", "Hello, Ada!", False, False),
+        ("mcp", "Hello, Ada!", False, False),
+    ),
+    (
+        "divide",
+        {"a": 1, "b": 0},
+        (
+            "mcp-outcome",
+            '{"type": "error", "message": "cannot divide 1 by zero", "trace": [], "transient": false}',
+            True,
+            False,
+        ),
+        ("mcp", "cannot divide 1 by zero", True, False),
+    ),
+    (
+        "service_status",
+        {"service": "db"},
+        (
+            "mcp-outcome",
+            '{"message":"service db is unreachable","trace":["connect: connection refused","retry later"]}',
+            True,
+            True,
+        ),
+        ("mcp", "service db is unreachable", True, True),
+    ),
+    (
+        "read_snippet",
+        {"path": "hello.py"},
+        ("mcp-outcome", "Snippet hello.py:\n\n```python\nprint('hello')\n```", False, False),
+        ("mcp", "Snippet hello.py:\n\n```python\nprint('hello')\n```", False, False),
+    ),
+]
+
+
+@pytest.mark.parametrize(("tool", "args", "jp", "native"), CASES, ids=[c[0] for c in CASES])
+def test_example_server_in_both_modes(tool: str, args: dict, jp: tuple, native: tuple) -> None:
+    for name, expected in ((f"mcp_{tool}_jp", jp), (f"mcp_{tool}", native)):
+        rc, outcome, err = bridge(name, "--args", json.dumps(args))
+        observed = (
+            outcome.get("protocol"),
+            outcome.get("text"),
+            outcome.get("is_error"),
+            outcome.get("transient"),
+        )
+        assert observed == expected, err
+        assert rc == (1 if expected[2] else 0)
+
+
+def test_native_resource_stays_a_typed_block() -> None:
+    _, outcome, _ = bridge("mcp_read_snippet", "--args", '{"path": "hello.py"}')
+    assert outcome["content"][1] == {
+        "type": "resource",
+        "resource": {
+            "uri": "snippet:///hello.py",
+            "mimeType": "text/x-python",
+            "text": "print('hello')\n",
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("tool", "protocol"), [("mcp_delete_file_jp", "mcp-outcome"), ("mcp_delete_file", "mcp")]
+)
+def test_question_flow_answered_from_a_file(tmp_path: Path, tool: str, protocol: str) -> None:
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"confirm": true}', encoding="utf-8")
+    rc, outcome, err = bridge(tool, "--args", '{"path": "a.txt"}', "--answers", f"@{answers}")
+    assert (rc, outcome["protocol"], outcome["text"]) == (0, protocol, "deleted a.txt"), err
+
+
+@pytest.mark.parametrize("tool", ["mcp_delete_file_jp", "mcp_delete_file"])
+def test_unanswered_question_names_it(tool: str) -> None:
+    rc, _, err = bridge(tool, "--args", '{"path": "a.txt"}')
+    assert rc == 2 and "question 'confirm' (Delete a.txt?) has no answer" in err
+
+
+# ── RFD D31's guard, as the bridge reads a live server ────────────────────────
+
+
+@pytest.mark.parametrize(
+    ("case", "protocol", "text", "is_error", "warns"),
+    [
+        ("valid", "mcp-outcome", "unwrapped", False, False),
+        ("invalid", "mcp", '{"type": "success", "content": ', False, False),
+        ("two", "mcp", '{"type": "success", "content": "unwrapped"}\n\nmore', False, False),
+        ("is_error_success", "mcp", '{"type": "success", "content": "unwrapped"}', True, True),
+    ],
+)
+def test_d31_guard_cases(case: str, protocol: str, text: str, is_error: bool, warns: bool) -> None:
+    _, outcome, err = bridge(
+        "mcp_d31_probe", "--args", json.dumps({"case": case}), "--protocol", "legacy"
+    )
+    assert (outcome["protocol"], outcome["text"], outcome["is_error"]) == (protocol, text, is_error)
+    assert ("isError is true but the text is Outcome::Success" in err) == warns
+
+
+# ── the request side: the _meta keys as the server receives them ──────────────
+
+
+def _recording_workspace(tmp_path: Path, *server_args: str) -> tuple[Path, Path]:
+    record = tmp_path / "meta.jsonl"
+    jp = tmp_path / "ws" / ".jp"
+    jp.mkdir(parents=True)
+    args = json.dumps([str(SERVER), "--record", str(record), *server_args])
+    (jp / "config.toml").write_text(
+        f'[providers.mcp.rec]\ncommand = "python3"\narguments = {args}\n'
+        '[conversation.tools.meta]\nsource = "mcp.rec.show_meta"\n'
+        '[conversation.tools.ask]\nsource = "mcp.rec.delete_file"\n',
+        encoding="utf-8",
+    )
+    return jp.parent, record
+
+
+def test_meta_keys_as_the_server_receives_them(tmp_path: Path) -> None:
+    ws, record = _recording_workspace(tmp_path)
+    bridge("meta", "--args", "{}", ws=ws)
+    bridge("meta", "--args", '{"x": 1}', "--options", '{"depth": 2}', ws=ws)
+    first, second = (json.loads(line) for line in record.read_text().splitlines())
+    assert first == {}  # omitted when answers and options are empty
+    assert second == {
+        "computer.jp/tool": {
+            "name": "show_meta",
+            "arguments": {"x": 1},
+            "answers": {},
+            "options": {"depth": 2},
+        },
+        "computer.jp/context": {"action": "run", "root": str(ws.resolve())},
+    }
+
+
+def test_d31_retry_carries_the_answers_in_meta(tmp_path: Path) -> None:
+    ws, record = _recording_workspace(tmp_path, "--jp")
+    rc, outcome, _ = bridge(
+        "ask", "--args", '{"path": "b"}', "--answers", '{"confirm": false}', ws=ws
+    )
+    assert (rc, outcome["text"]) == (0, "kept b")
+    (only,) = (json.loads(line) for line in record.read_text().splitlines())
+    assert only["computer.jp/tool"]["answers"] == {"confirm": False}
+
+
+def test_input_required_retry_reaches_the_same_server(tmp_path: Path) -> None:
+    ws, record = _recording_workspace(tmp_path)
+    rc, outcome, _ = bridge(
+        "ask", "--args", '{"path": "b"}', "--answers", '{"confirm": true}', ws=ws
+    )
+    assert (rc, outcome["protocol"], outcome["text"]) == (0, "mcp", "deleted b")
+    calls = [json.loads(line) for line in record.read_text().splitlines()]
+    assert len(calls) == 2  # the first call, then the retry with the elicitation answer
+
+
+# ── bad input: one line, non-zero exit, no orphan server ──────────────────────
+
+
+def _server_processes(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+            state = (entry / "stat").read_text().split()[2]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _workspace(tmp_path: Path, command: str, args: list[str], tool: str) -> Path:
+    jp = tmp_path / "ws" / ".jp"
+    jp.mkdir(parents=True)
+    (jp / "config.toml").write_text(
+        f"[providers.mcp.s]\ncommand = {json.dumps(command)}\narguments = {json.dumps(args)}\n"
+        f'[conversation.tools.t]\nsource = "mcp.s.{tool}"\n',
+        encoding="utf-8",
+    )
+    return jp.parent
+
+
+def _one_line(rc: int, err: str, *needles: str) -> None:
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in err, err
+
+
+def test_server_that_exits_at_start(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "python3", [str(SERVER), "--exit-at-start"], "greet")
+    rc, _, err = bridge("t", "--args", '{"name": "x"}', ws=ws)
+    _one_line(rc, err, "MCP server 's': start failed", "refusing to start")
+
+
+def test_server_that_cannot_be_spawned(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "/no/such/server", [], "greet")
+    rc, _, err = bridge("t", ws=ws)
+    _one_line(rc, err, "cannot start '/no/such/server'")
+
+
+@pytest.mark.parametrize("code", [-32700, -32601, -32603])
+def test_json_rpc_errors(tmp_path: Path, code: int) -> None:
+    ws = _workspace(tmp_path, "python3", [str(SERVER)], "rpc_error")
+    rc, _, err = bridge("t", "--args", json.dumps({"code": code}), ws=ws)
+    _one_line(rc, err, "JSON-RPC", str(code))
+
+
+def test_a_hanging_call_times_out_and_leaves_no_server(tmp_path: Path) -> None:
+    marker = str(tmp_path / "marker")
+    ws = _workspace(tmp_path, sys.executable, [str(SERVER), "--record", marker], "sleep")
+    rc, _, err = bridge("t", "--args", '{"seconds": 60}', "--timeout", "2", ws=ws)
+    _one_line(rc, err, "timed out after 2s")
+    assert _server_processes(marker) == []
+    assert os.path.exists(marker)  # the server did receive the call

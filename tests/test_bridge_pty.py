@@ -1,0 +1,104 @@
+"""Questions asked on a real (pseudo-)terminal: yes/no for boolean, a select for an enum."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from bridge_support import write_tools
+from conftest import REPO
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX pseudo-terminal")
+
+
+class Terminal:
+    """`jp-migrate ARGS` with a pseudo-terminal as stdin, stdout and stderr."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, slave = os.openpty()
+        env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "jp_migrate", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=REPO,
+            env=env,
+            close_fds=True,
+        )
+        os.close(slave)
+        self.seen = ""
+
+    def expect(self, needle: str, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.seen:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"never saw {needle!r}; got {self.seen!r}")
+            ready, _, _ = select.select([self.master], [], [], remaining)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 4096)
+                except OSError:  # the child closed the terminal
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"terminal closed before {needle!r}; got {self.seen!r}")
+                self.seen += chunk.decode("utf-8", "replace")
+
+    def send(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def finish(self, timeout: float = 30) -> int:
+        try:
+            self.expect("\x00never", timeout=timeout)
+        except AssertionError:
+            pass
+        code = self.proc.wait(timeout=timeout)
+        os.close(self.master)
+        return code
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_tools(tmp_path_factory.mktemp("ws"))
+
+
+def _outcome(seen: str) -> dict:
+    start = seen.index("{\r\n") if "{\r\n" in seen else seen.index("{\n")
+    return json.loads(seen[start:].replace("\r\n", "\n"))
+
+
+def test_boolean_question_asked_yes_no(ws: Path) -> None:
+    term = Terminal(
+        "bridge", "run", "legacy", "-w", str(ws), "--args", '{"action": "confirm"}', "--json"
+    )
+    term.expect("Apply? [y/n]")
+    term.send("n")
+    assert term.finish(timeout=10) == 0
+    assert _outcome(term.seen)["text"] == "skipped"
+
+
+def test_enum_question_is_a_select(ws: Path) -> None:
+    term = Terminal(
+        "bridge", "run", "migrated", "-w", str(ws), "--args", '{"action": "pick"}', "--json"
+    )
+    term.expect("Colour?")
+    term.expect("1. red")
+    term.expect("Choose")
+    term.send("1")
+    assert term.finish(timeout=10) == 0
+    assert _outcome(term.seen)["text"] == "picked red"
+
+
+def test_no_input_flag_never_prompts(ws: Path) -> None:
+    term = Terminal(
+        "bridge", "run", "legacy", "-w", str(ws), "--args", '{"action": "confirm"}', "--no-input"
+    )
+    assert term.finish(timeout=10) == 2
+    assert "question 'confirm' (Apply?) has no answer" in term.seen

@@ -1,0 +1,189 @@
+"""`jp-migrate bridge run` end to end: real processes, through the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from bridge_support import write_tools
+from conftest import run_cli
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_tools(tmp_path_factory.mktemp("ws"))
+
+
+def run_json(ws: Path, tool: str, *extra: str) -> tuple[int, dict, str]:
+    proc = run_cli("bridge", "run", tool, "--workspace", str(ws), "--json", *extra)
+    return proc.returncode, (json.loads(proc.stdout) if proc.stdout.strip() else {}), proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("tool", "action", "protocol", "text", "is_error", "code"),
+    [
+        ("legacy", "greet", "outcome", "Hello, you!", False, 0),
+        ("legacy", "flaky", "outcome", '{"message":"try again","trace":["timeout"]}', True, 1),
+        ("legacy", "raw", "raw", "plain text", False, 0),
+        ("migrated", "greet", "blocks", "Hello, you!", False, 0),
+        ("migrated", "fail", "blocks", "no such file", True, 1),
+    ],
+)
+def test_runs_a_configured_tool(
+    ws: Path, tool: str, action: str, protocol: str, text: str, is_error: bool, code: int
+) -> None:
+    rc, outcome, _ = run_json(ws, tool, "--args", json.dumps({"action": action}))
+    assert (rc, outcome["protocol"], outcome["text"], outcome["is_error"]) == (
+        code,
+        protocol,
+        text,
+        is_error,
+    )
+
+
+def test_template_context_reaches_the_tool(ws: Path) -> None:
+    rc, outcome, _ = run_json(
+        ws, "legacy", "--args", '{"action": "context"}', "--options", '{"verbose": true}'
+    )
+    assert rc == 0
+    assert json.loads(outcome["text"]) == {
+        "name": "legacy",
+        "arguments": {"action": "context"},
+        "answers": {},
+        "options": {"verbose": True},
+    }
+
+
+def test_protocol_flag_forces_a_host(ws: Path) -> None:
+    _, outcome, _ = run_json(ws, "legacy", "--args", '{"action": "greet"}', "--protocol", "blocks")
+    assert outcome["protocol"] == "raw"
+
+
+def test_ad_hoc_command_runs_in_the_workspace(ws: Path) -> None:
+    proc = run_cli("bridge", "run", "--command", "pwd", "--name", "where", "-w", str(ws), "--json")
+    assert json.loads(proc.stdout)["text"].strip() == str(ws.resolve())
+
+
+@pytest.mark.parametrize("tool", ["legacy", "migrated"])
+def test_questions_answered_from_a_file(ws: Path, tmp_path: Path, tool: str) -> None:
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"confirm": false}', encoding="utf-8")
+    rc, outcome, _ = run_json(
+        ws, tool, "--args", '{"action": "confirm"}', "--answers", f"@{answers}"
+    )
+    assert (rc, outcome["status"], outcome["text"]) == (0, "completed", "skipped")
+
+
+def test_a_default_answers_a_question_non_interactively(ws: Path) -> None:
+    _, outcome, _ = run_json(ws, "migrated", "--args", '{"action": "pick"}')
+    assert outcome["text"] == "picked green"
+
+
+def test_a_missing_answer_is_a_clear_error(ws: Path) -> None:
+    rc, _, err = run_json(ws, "legacy", "--args", '{"action": "confirm"}')
+    assert rc == 2
+    assert err.strip().splitlines() == [
+        "error: question 'confirm' (Apply?) has no answer and no default; pass it with "
+        "--answers '{\"confirm\": …}' or run on a terminal"
+    ]
+
+
+def test_readable_panel_without_json(ws: Path) -> None:
+    proc = run_cli("bridge", "run", "migrated", "-w", str(ws), "--args", '{"action": "flaky"}')
+    assert proc.returncode == 1
+    assert "migrated · blocks · error" in proc.stdout and "try again" in proc.stdout
+    assert "trace: timeout" in proc.stdout
+
+
+# ── bad input: one line, non-zero exit, no traceback, no orphan ───────────────
+
+
+def _one_line_error(proc: object, *needles: str) -> None:
+    assert proc.returncode == 2  # type: ignore[attr-defined]
+    err = proc.stderr.strip()  # type: ignore[attr-defined]
+    assert len(err.splitlines()) == 1 and err.startswith("error: ") and "Traceback" not in err
+    for needle in needles:
+        assert needle in err
+
+
+def test_missing_tool(ws: Path) -> None:
+    _one_line_error(
+        run_cli("bridge", "run", "nope", "-w", str(ws)), "no tool named 'nope'", "known: "
+    )
+
+
+def test_template_error(ws: Path) -> None:
+    _one_line_error(
+        run_cli("bridge", "run", "--command", "echo {{ tool.x.y.z }}"), "template error"
+    )
+
+
+def test_command_that_cannot_be_spawned(ws: Path) -> None:
+    _one_line_error(
+        run_cli("bridge", "run", "--command", "/no/such/binary {{tool}}", "-w", str(ws)),
+        "cannot run '/no/such/binary'",
+    )
+
+
+def test_non_utf8_stdout(ws: Path) -> None:
+    script = "import sys; sys.stdout.buffer.write(b'ok \\xff')"
+    _one_line_error(
+        run_cli("bridge", "run", "--command", f'{sys.executable} -c "{script}"', "-w", str(ws)),
+        "stdout is not valid UTF-8 (byte 3",
+    )
+
+
+def test_bad_json_option(ws: Path) -> None:
+    _one_line_error(
+        run_cli("bridge", "run", "legacy", "-w", str(ws), "--args", "[1"),
+        "--args is not valid JSON",
+    )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead for our purposes; only a running orphan counts.
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            return fh.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_hanging_tool_is_killed_with_its_process_group(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    script = (
+        "import os, subprocess, sys, time;"
+        f"child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']);"
+        f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}');"
+        "time.sleep(60)"
+    )
+    started = time.monotonic()
+    proc = run_cli(
+        "bridge",
+        "run",
+        "--command",
+        f'{sys.executable} -c "{script}"',
+        "-w",
+        str(tmp_path),
+        "--timeout",
+        "1",
+    )
+    assert time.monotonic() - started < 20
+    _one_line_error(proc, "timed out after 1s; killed its process group")
+    parent, child = (int(p) for p in pids.read_text().split())
+    deadline = time.monotonic() + 5
+    while (_alive(parent) or _alive(child)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(parent) and not _alive(child)
+    for pid in (parent, child):  # belt and braces: never leave a sleeper behind
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
