@@ -71,7 +71,7 @@ def migrate_source(source: str, *, generate: bool = True) -> SourceResult:
     except cst.ParserSyntaxError as exc:
         return SourceResult("error", message=syntax_error(source, exc))
     found = scan(module)
-    names = Names(module)
+    names = Names(module, source)
     keyed, claimed, variables = keyed_findings(found, names.is_dict_call)
     findings = keyed + literal_findings(found, names.is_dict_call, claimed) + call_findings(found, names.is_dict_call)
     findings += string_findings(found, names)

@@ -1,23 +1,32 @@
 """Is this call really `dict(...)` / `json.loads(...)`? Answered by libcst's QualifiedNameProvider.
 
-Scope analysis costs several times a parse, so it is resolved only for files
-that have a call of the right shape, and at most once per file.
+Scope analysis costs several times a parse, so it is resolved only when the
+answer is in doubt (the file might rebind the name `dict`, or a string holding
+an Outcome is passed to some call), and at most once per file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+import re
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, QualifiedName, QualifiedNameProvider
 from libcst.metadata.base_provider import LazyValue
 
+# Anything that could bind the name `dict` in a module: then ask the scope analysis.
+_BINDS_DICT = re.compile(
+    r"\b(?:def|class|import|as|for|global|nonlocal)\s+dict\b|\bdict\s*(?::[^=\n]*)?=(?!=)"
+    r"|\bdef\s+\w+\s*\([^)]*?[(,]\s*\**dict\s*[,)=:]|\blambda\b[^:\n]*\bdict\b|\bdict\s*:=|,\s*dict\s*(?:,|\)\s*=|\s*=)"
+)
 _LOADS = frozenset({"json.loads", "json.load", "orjson.loads", "ujson.loads", "simplejson.loads"})
 
 
 class Names:
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, source: str) -> None:
         self._module = module
+        self._dict_may_be_rebound = bool(_BINDS_DICT.search(source))
         self._resolved: Mapping[cst.CSTNode, object] | None = None
 
     def qualified(self, node: cst.CSTNode) -> set[str]:
@@ -35,7 +44,7 @@ class Names:
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Name)
             and node.func.value == "dict"
-            and "builtins.dict" in self.qualified(node.func)
+            and (not self._dict_may_be_rebound or "builtins.dict" in self.qualified(node.func))
         )
 
     def is_json_loads(self, node: cst.Call) -> bool:

@@ -30,22 +30,32 @@ class Span:
     end_line: int
 
 
-def _ast_strings(tree: ast.AST) -> list[ast.expr]:
-    """String expressions as libcst sees them: f-string literal parts and format specs are not separate."""
+def _ast_nodes(tree: ast.AST) -> dict[str, list[ast.expr]]:
+    """Dicts, calls, subscripts and string expressions as libcst sees them (one walk).
+
+    In `ast`, an f-string's literal parts and format spec are nodes of their
+    own; in libcst they are not string expressions, so they are left out.
+    """
+    out: dict[str, list[ast.expr]] = {"dict": [], "call": [], "subscript": [], "string": []}
     inner: set[int] = set()
+    strings: list[ast.expr] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.JoinedStr):
-            inner.update(id(v) for v in node.values if isinstance(v, ast.Constant))
-        elif isinstance(node, ast.FormattedValue) and node.format_spec is not None:
-            inner.add(id(node.format_spec))
-            if isinstance(node.format_spec, ast.JoinedStr):
-                inner.update(id(v) for v in node.format_spec.values if isinstance(v, ast.Constant))
-    return [
-        node
-        for node in ast.walk(tree)
-        if id(node) not in inner
-        and (isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))))
-    ]
+        kind = type(node)
+        if kind is ast.Dict:
+            out["dict"].append(node)  # type: ignore[arg-type]
+        elif kind is ast.Call:
+            out["call"].append(node)  # type: ignore[arg-type]
+        elif kind is ast.Subscript:
+            out["subscript"].append(node)  # type: ignore[arg-type]
+        elif kind is ast.JoinedStr:
+            strings.append(node)  # type: ignore[arg-type]
+            inner.update(id(v) for v in node.values if isinstance(v, ast.Constant))  # type: ignore[attr-defined]
+        elif kind is ast.Constant and isinstance(node.value, (str, bytes)):  # type: ignore[attr-defined]
+            strings.append(node)  # type: ignore[arg-type]
+        elif kind is ast.FormattedValue and node.format_spec is not None:  # type: ignore[attr-defined]
+            inner.add(id(node.format_spec))  # type: ignore[attr-defined]
+    out["string"] = [n for n in strings if id(n) not in inner]
+    return {k: _in_source_order(v) for k, v in out.items()}
 
 
 def _in_source_order(nodes: Iterable[ast.expr]) -> list[ast.expr]:
@@ -118,12 +128,7 @@ class Locator:
                 "subscript": [n for n, _ in found.subscripts],
                 "string": list(found.strings),
             }
-            twins = {
-                "dict": _in_source_order(n for n in ast.walk(tree) if isinstance(n, ast.Dict)),
-                "call": _in_source_order(n for n in ast.walk(tree) if isinstance(n, ast.Call)),
-                "subscript": _in_source_order(n for n in ast.walk(tree) if isinstance(n, ast.Subscript)),
-                "string": _in_source_order(_ast_strings(tree)),
-            }
+            twins = _ast_nodes(tree)
             self._twins = {k: v for k, v in twins.items() if len(v) == len(ours[k])}
             for kind, nodes in ours.items():
                 self._index.update((id(n), (kind, i)) for i, n in enumerate(nodes))

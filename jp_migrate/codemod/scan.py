@@ -37,12 +37,17 @@ _ORDER: dict[type[cst.CSTNode], tuple[str, ...]] = {
     cst.MatchCase: ("pattern", "guard", "body"),
     cst.IfExp: ("body", "test", "orelse"),
 }
-# Leaves and subtrees that cannot hold a site.
-_LEAVES = (
-    cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.Import, cst.ImportFrom, cst.Pass,
-    cst.Break, cst.Continue, cst.Ellipsis, cst.BaseParenthesizableWhitespace, cst.EmptyLine,
-    cst.TrailingWhitespace, cst.Newline, cst.FormattedStringText,
+# Leaves and subtrees that cannot hold a site (exact types: `isinstance` on libcst's ABCs is slow).
+_LEAVES = frozenset(
+    {
+        cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.Import, cst.ImportFrom, cst.Pass,
+        cst.Break, cst.Continue, cst.Ellipsis, cst.SimpleWhitespace, cst.ParenthesizedWhitespace,
+        cst.EmptyLine, cst.TrailingWhitespace, cst.Newline, cst.FormattedStringText, cst.Comment,
+        cst.AssignEqual, cst.Colon, cst.Dot, cst.Semicolon,
+    }
 )
+_SEQUENCES = (list, tuple)
+_SCALARS = frozenset({str, bool, int, cst.MaybeSentinel})
 _FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
 
@@ -116,17 +121,19 @@ def scan(module: cst.Module) -> Scan:
         elif kind is cst.Expr:
             if isinstance(node.value, cst.BaseString):  # type: ignore[attr-defined]
                 found.statement_strings.add(id(node.value))  # type: ignore[attr-defined]
-        elif isinstance(node, _LEAVES):
+        elif kind in _LEAVES:
             continue
         inner_scope: Scope = node if kind is cst.FunctionDef or kind is cst.ClassDef else scope  # type: ignore[assignment]
         concat = kind is cst.ConcatenatedString or (in_concat and kind is cst.FormattedString)
         children: list[tuple[cst.CSTNode, Scope, bool]] = []
         for name in _fields(kind, node):
             value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
+            if value is None or type(value) in _SCALARS:
+                continue
+            if type(value) in _SEQUENCES:
+                children.extend((v, inner_scope, concat) for v in value)
+            else:
                 children.append((value, inner_scope, concat))
-            elif isinstance(value, (list, tuple)):
-                children.extend((v, inner_scope, concat) for v in value if isinstance(v, cst.CSTNode))
         children.reverse()
         stack.extend(children)
     return found
