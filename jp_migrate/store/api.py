@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -18,7 +18,7 @@ from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store import manifest
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover
-from jp_migrate.store.migrate import Result, Settings, migrate_conversation
+from jp_migrate.store.migrate import Mode, Result, Settings, migrate_many
 from jp_migrate.store.selection import select_rules
 from jp_migrate.store.verify import verify_conversation
 
@@ -68,44 +68,65 @@ def _rejected(item: Rejected) -> StoreFile:
     return StoreFile(path=c.shown, conversation=c.name, status=item.status, message=item.message)  # type: ignore[arg-type]
 
 
-def _task(args: tuple[Conversation, Settings, bool]) -> Result:
-    conversation, settings, verify = args
+def _results(
+    conversations: Sequence[Conversation], settings: Settings, verify: bool
+) -> Iterator[Result]:
     if verify:
-        return Result(verify_conversation(conversation))
-    return migrate_conversation(conversation, settings)
+        return (Result(verify_conversation(c)) for c in conversations)
+    return migrate_many(conversations, settings)
+
+
+def _slice(args: tuple[list[Conversation], Settings, bool]) -> list[Result]:
+    """A worker's share of a `--jobs` run: one slice of conversations, all committed."""
+    conversations, settings, verify = args
+    return list(_results(conversations, settings, verify))
 
 
 def _run_all(
-    tasks: list[tuple[Conversation, Settings, bool]], jobs: int, progress: Progress | None
+    conversations: list[Conversation],
+    settings: Settings,
+    verify: bool,
+    jobs: int,
+    progress: Progress | None,
 ) -> Iterable[Result]:
-    total = len(tasks)
+    total = len(conversations)
+    done = 0
     if jobs <= 1 or total < 2:
-        for done, task in enumerate(tasks, 1):
-            yield _task(task)
-            if progress:
-                progress(done, total)
-        return
-    context = multiprocessing.get_context("fork")
-    chunk = max(1, min(32, total // (jobs * 8)))
-    with context.Pool(min(jobs, total)) as pool:
-        for done, result in enumerate(pool.imap_unordered(_task, tasks, chunksize=chunk), 1):
+        for result in _results(conversations, settings, verify):
+            done += 1
             yield result
             if progress:
                 progress(done, total)
+        return
+    size = max(1, min(64, total // (jobs * 4)))
+    slices = [(conversations[i : i + size], settings, verify) for i in range(0, total, size)]
+    context = multiprocessing.get_context("fork")
+    with context.Pool(min(jobs, len(slices))) as pool:
+        for results in pool.imap_unordered(_slice, slices):
+            for result in results:
+                done += 1
+                yield result
+            if progress:
+                progress(done, total)
 
 
-def run_stores(paths: Sequence[Path], options: StoreOptions, *, progress: Progress | None = None) -> StoreRun:
+def run_stores(
+    paths: Sequence[Path], options: StoreOptions, *, progress: Progress | None = None
+) -> StoreRun:
     if not paths:
         raise JpMigrateError("no PATH given")
     if options.jobs < 1:
         raise JpMigrateError(f"--jobs {options.jobs}: must be at least 1")
     rule_ids, matches = select_rules(options.rules)
     found: list[Found] = discover(
-        [Path(p) for p in paths], exclude_archived=options.exclude_archived, shard=parse_shard(options.shard)
+        [Path(p) for p in paths],
+        exclude_archived=options.exclude_archived,
+        shard=parse_shard(options.shard),
     )
     run_id = manifest.new_run_id() if options.writes else None
+    mode: Mode = "check" if options.check else "write" if options.writes else "dry-run"
     settings = Settings(
-        write=options.writes,
+        mode=mode,
         diff=options.diff,
         encoding=options.encoding,
         rules=rule_ids,
@@ -114,9 +135,9 @@ def run_stores(paths: Sequence[Path], options: StoreOptions, *, progress: Progre
         run_id=run_id,
     )
     files = [_rejected(item) for item in found if isinstance(item, Rejected)]
-    tasks = [(item, settings, options.verify) for item in found if isinstance(item, Conversation)]
+    conversations = [item for item in found if isinstance(item, Conversation)]
     records: dict[str, list[manifest.FileRecord]] = defaultdict(list)
-    for result in _run_all(tasks, options.jobs, progress):
+    for result in _run_all(conversations, settings, options.verify, options.jobs, progress):
         files.append(result.file)
         if result.record is not None:
             records[result.root].append(result.record)

@@ -30,13 +30,49 @@ def is_canonical(raw: bytes, events: list[Any]) -> bool:
 
 
 def rewrite(raw: bytes, events: list[Any], replaced: Mapping[int, Any]) -> bytes:
-    """The file with `replaced` events (index → new event) put in, everything else kept."""
+    """The file with `replaced` events (index → new event) put in, every other byte kept."""
     if not replaced:
         return raw
-    if is_canonical(raw, events):
-        new_events = [replaced.get(i, e) for i, e in enumerate(events)]
-        return pretty(new_events)
+    fast = splice_canonical(raw, events, replaced)
+    if fast is not None:
+        return fast
     return splice(raw.decode("utf-8"), replaced).encode("utf-8")
+
+
+def element(event: Any) -> bytes | None:
+    """A top-level array element as JP writes it: newline, 2-space indent, pretty event."""
+    try:
+        return b"\n  " + orjson.dumps(event, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
+    except (orjson.JSONEncodeError, TypeError):
+        return None
+
+
+def splice_canonical(raw: bytes, events: list[Any], replaced: Mapping[int, Any]) -> bytes | None:
+    """Replace each changed event where it sits in canonical form; None when one is not found.
+
+    Found means the old event's exact canonical bytes at a top-level element
+    boundary (2-space indent, followed by `,` or the closing newline), so only
+    those bytes change. Without a full dump, this costs a search per changed event.
+    """
+    out: list[bytes] = []
+    cursor = 0
+    for index in sorted(replaced):
+        old, new = element(events[index]), element(replaced[index])
+        if old is None or new is None:
+            return None
+        at = raw.find(old, cursor)
+        end = at + len(old)
+        if (
+            at < 0
+            or raw[end : end + 1] not in (b",", b"\n")
+            or raw[at - 1 : at] not in (b"[", b",")
+        ):
+            return None
+        out.append(raw[cursor:at])
+        out.append(new)
+        cursor = end
+    out.append(raw[cursor:])
+    return b"".join(out)
 
 
 def element_spans(text: str) -> list[tuple[int, int]]:

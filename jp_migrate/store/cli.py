@@ -41,7 +41,9 @@ def _echo(text: str, reports: Sequence[str]) -> None:
     click.echo(text, err=_stdout_taken(reports))
 
 
-def _print_files(files: Sequence[StoreFile], reports: Sequence[str], *, dry_run: bool, verb: str) -> None:
+def _print_files(
+    files: Sequence[StoreFile], reports: Sequence[str], *, dry_run: bool, verb: str
+) -> None:
     for f in files:
         if f.status == "error" and f.problems:
             for problem in f.problems:
@@ -59,7 +61,10 @@ def _print_files(files: Sequence[StoreFile], reports: Sequence[str], *, dry_run:
 
 
 def _summary(files: Sequence[StoreFile]) -> str:
-    counts = {s: sum(1 for f in files if f.status == s) for s in ("migrated", "unchanged", "error", "skipped")}
+    counts = {
+        s: sum(1 for f in files if f.status == s)
+        for s in ("migrated", "unchanged", "error", "skipped")
+    }
     events = sum(f.events_migrated for f in files if f.status == "migrated")
     return (
         f"{len(files)} files: {counts['migrated']} changed ({events} events), {counts['unchanged']} unchanged, "
@@ -75,17 +80,25 @@ def _progress_bar() -> Iterator[Progress | None]:
     from rich.console import Console
     from rich.progress import Progress as Bar
 
-    with Bar(console=Console(stderr=True), transient=True) as bar:
+    # No refresh thread (auto_refresh=False): `--jobs` forks workers while the bar is up.
+    with Bar(console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
         task = bar.add_task("conversations", total=None)
 
         def advance(done: int, total: int) -> None:
             if total >= PROGRESS_MIN:
-                bar.update(task, completed=done, total=total)
+                bar.update(task, completed=done, total=total, refresh=True)
 
         yield advance
 
 
-def _report(command: str, files: list[StoreFile], *, dry_run: bool, code: int, timings: dict[str, float] | None) -> Report:
+def _report(
+    command: str,
+    files: list[StoreFile],
+    *,
+    dry_run: bool,
+    code: int,
+    timings: dict[str, float] | None,
+) -> Report:
     from jp_migrate.report import compute_totals
 
     report = Report(command=command, dry_run=dry_run, exit_code=code, store=files, timings=timings)
@@ -94,7 +107,12 @@ def _report(command: str, files: list[StoreFile], *, dry_run: bool, code: int, t
 
 
 def _finish(
-    command: str, files: list[StoreFile], reports: Sequence[str], *, dry_run: bool, code: int,
+    command: str,
+    files: list[StoreFile],
+    reports: Sequence[str],
+    *,
+    dry_run: bool,
+    code: int,
     timings: dict[str, float] | None,
 ) -> None:
     from jp_migrate.report import emit_reports
@@ -107,7 +125,10 @@ def _finish(
 
 
 _report_option = click.option(
-    "--report", "reports", multiple=True, metavar="FORMAT[=FILE]",
+    "--report",
+    "reports",
+    multiple=True,
+    metavar="FORMAT[=FILE]",
     help="Write a report: json, markdown, junit, sarif or terminal; to FILE or stdout (repeatable).",
 )
 
@@ -115,25 +136,76 @@ _report_option = click.option(
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Write nothing; print what would change.")
-@click.option("--diff", is_flag=True, help="Show a readable diff (decoded payloads), one hunk per changed event.")
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Show a readable diff (decoded payloads), one hunk per changed event.",
+)
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when anything would change.")
-@click.option("--verify", is_flag=True, help="Check a migrated store without changing it; exit 1 on a problem.")
-@click.option("--encoding", type=click.Choice(["auto", "base64", "plain"]), default="auto", show_default=True,
-              help="Encoding of written payloads; auto mirrors each event's source.")
-@click.option("--no-backup", is_flag=True, help="Do not keep the original files under .jp-migrate/.")
-@click.option("--rules", "rule_dirs", multiple=True, type=click.Path(file_okay=False, exists=True, path_type=Path),
-              help="Enable the store rules in DIR (repeatable).")
-@click.option("--rule", "rule_ids", multiple=True, metavar="ID", help="Enable a shipped store rule by id (repeatable).")
-@click.option("--exclude-archived", is_flag=True, help="Skip conversations under conversations/.archive/.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Conversations processed in parallel.")
-@click.option("--shard", metavar="K/N", help="Only the K-th of N stable subsets (by conversation directory name).")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Check a migrated store without changing it; exit 1 on a problem.",
+)
+@click.option(
+    "--encoding",
+    type=click.Choice(["auto", "base64", "plain"]),
+    default="auto",
+    show_default=True,
+    help="Encoding of written payloads; auto mirrors each event's source.",
+)
+@click.option(
+    "--no-backup", is_flag=True, help="Do not keep the original files under .jp-migrate/."
+)
+@click.option(
+    "--rules",
+    "rule_dirs",
+    multiple=True,
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="Enable the store rules in DIR (repeatable).",
+)
+@click.option(
+    "--rule",
+    "rule_ids",
+    multiple=True,
+    metavar="ID",
+    help="Enable a shipped store rule by id (repeatable).",
+)
+@click.option(
+    "--exclude-archived", is_flag=True, help="Skip conversations under conversations/.archive/."
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Conversations processed in parallel.",
+)
+@click.option(
+    "--shard",
+    metavar="K/N",
+    help="Only the K-th of N stable subsets (by conversation directory name).",
+)
 @_report_option
-@click.option("--timings", is_flag=True, help="Put durations in the report (off: reports are deterministic).")
+@click.option(
+    "--timings", is_flag=True, help="Put durations in the report (off: reports are deterministic)."
+)
 def conversations(
-    paths: tuple[Path, ...], dry_run: bool, diff: bool, check: bool, verify: bool, encoding: str,
-    no_backup: bool, rule_dirs: tuple[Path, ...], rule_ids: tuple[str, ...], exclude_archived: bool,
-    jobs: int, shard: str | None, reports: tuple[str, ...], timings: bool,
+    paths: tuple[Path, ...],
+    dry_run: bool,
+    diff: bool,
+    check: bool,
+    verify: bool,
+    encoding: str,
+    no_backup: bool,
+    rule_dirs: tuple[Path, ...],
+    rule_ids: tuple[str, ...],
+    exclude_archived: bool,
+    jobs: int,
+    shard: str | None,
+    reports: tuple[str, ...],
+    timings: bool,
 ) -> int:
     """Migrate every legacy tool_call_response in the conversation stores under PATH... to content blocks.
 
@@ -151,9 +223,16 @@ def conversations(
     if sum((check, verify, dry_run)) > 1:
         raise click.UsageError("choose one of --dry-run, --check, --verify")
     options = StoreOptions(
-        dry_run=dry_run, check=check, diff=diff, verify=verify, encoding=encoding,  # type: ignore[arg-type]
-        rules=(*rule_dirs, *rule_ids), exclude_archived=exclude_archived, backup=not no_backup,
-        jobs=jobs, shard=shard,
+        dry_run=dry_run,
+        check=check,
+        diff=diff,
+        verify=verify,
+        encoding=encoding,  # type: ignore[arg-type]
+        rules=(*rule_dirs, *rule_ids),
+        exclude_archived=exclude_archived,
+        backup=not no_backup,
+        jobs=jobs,
+        shard=shard,
     )
     started = time.perf_counter()
     with _progress_bar() as progress:
@@ -163,22 +242,41 @@ def conversations(
     verb = "verifie" if verify else "migrate"
     _print_files(run.files, reports, dry_run=dry_run or check, verb=verb)
     if verify:
-        _echo(f"verified {len(run.files)} files: {sum(1 for f in run.files if f.problems)} with problems", reports)
+        _echo(
+            f"verified {len(run.files)} files: {sum(1 for f in run.files if f.problems)} with problems",
+            reports,
+        )
     else:
         _echo(_summary(run.files), reports)
     for directory in run.runs:
         _echo(f"run recorded in {directory} (undo: jp-migrate rollback)", reports)
-    _finish("conversations", run.files, reports, dry_run=not options.writes, code=code, timings=elapsed)
+    _finish(
+        "conversations", run.files, reports, dry_run=not options.writes, code=code, timings=elapsed
+    )
     return code
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--run", "run_id", metavar="ID", help="The run to undo (default: the newest not yet undone).")
-@click.option("--force", is_flag=True, help="Restore even files changed since the migration wrote them.")
-@click.option("--downgrade", is_flag=True, help="Convert migrated events back to legacy where no backup exists.")
+@click.option(
+    "--run", "run_id", metavar="ID", help="The run to undo (default: the newest not yet undone)."
+)
+@click.option(
+    "--force", is_flag=True, help="Restore even files changed since the migration wrote them."
+)
+@click.option(
+    "--downgrade",
+    is_flag=True,
+    help="Convert migrated events back to legacy where no backup exists.",
+)
 @_report_option
-def rollback(paths: tuple[Path, ...], run_id: str | None, force: bool, downgrade: bool, reports: tuple[str, ...]) -> int:
+def rollback(
+    paths: tuple[Path, ...],
+    run_id: str | None,
+    force: bool,
+    downgrade: bool,
+    reports: tuple[str, ...],
+) -> int:
     """Restore, byte for byte, the files a `conversations` run changed under PATH...
 
     Refuses a file changed since the run wrote it, naming it (--force restores it
@@ -188,7 +286,9 @@ def rollback(paths: tuple[Path, ...], run_id: str | None, force: bool, downgrade
 
     for spec in reports:
         parse_spec(spec)
-    result = rollback_stores(list(paths), RollbackOptions(run=run_id, force=force, downgrade=downgrade))
+    result = rollback_stores(
+        list(paths), RollbackOptions(run=run_id, force=force, downgrade=downgrade)
+    )
     code = exit_code(result.files)
     for f in result.files:
         if f.status in ("error", "skipped"):

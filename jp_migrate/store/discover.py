@@ -7,6 +7,7 @@ file types; reading and judging the files is `load`'s job.
 
 from __future__ import annotations
 
+import itertools
 import os
 import zlib
 from collections.abc import Iterator, Sequence
@@ -87,13 +88,19 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     if (path / CONVERSATIONS).is_dir():
         return StorageRoot(path, shown), None
     if path.is_dir() and (path / ".jp").is_dir():
-        return StorageRoot(path / ".jp", os.path.join(shown, ".jp")), None  # a workspace with no conversations yet
+        return StorageRoot(
+            path / ".jp", os.path.join(shown, ".jp")
+        ), None  # a workspace with no conversations yet
     parent = path.parent
     if path.is_dir() and parent.name == ARCHIVE and parent.parent.name == CONVERSATIONS:
         root = parent.parent.parent
-        return StorageRoot(root, os.path.dirname(os.path.dirname(os.path.dirname(shown.rstrip("/"))))), path.name
+        return StorageRoot(
+            root, os.path.dirname(os.path.dirname(os.path.dirname(shown.rstrip("/"))))
+        ), path.name
     if path.is_dir() and parent.name == CONVERSATIONS:
-        return StorageRoot(parent.parent, os.path.dirname(os.path.dirname(shown.rstrip("/")))), path.name
+        return StorageRoot(
+            parent.parent, os.path.dirname(os.path.dirname(shown.rstrip("/")))
+        ), path.name
     if not path.exists():
         raise JpMigrateError(f"{path}: no such file or directory")
     raise JpMigrateError(
@@ -110,37 +117,39 @@ def in_shard(name: str, shard: tuple[int, int] | None) -> bool:
     return zlib.crc32(name.encode("utf-8")) % count == index - 1
 
 
-def _classify(conversation: Conversation) -> Found:
-    directory = conversation.directory
-    if directory.is_symlink():
-        target = Path(os.path.realpath(directory))
+def _classify(conversation: Conversation, is_symlink: bool) -> Found:
+    """Only what the directory listing shows; the files inside are `layout`'s to judge."""
+    if is_symlink:
+        target = Path(os.path.realpath(conversation.directory))
         root = Path(os.path.realpath(conversation.root.path))
         if not target.is_relative_to(root):
-            return Rejected(conversation, "error", f"symlink to {target}, outside the storage root: not followed")
+            return Rejected(
+                conversation,
+                "error",
+                f"symlink to {target}, outside the storage root: not followed",
+            )
         return Rejected(conversation, "skipped", "symlinked conversation directory: not followed")
-    if (directory / EVENTS).is_file() or (directory / EVENTS).is_symlink():
-        return conversation
-    if (directory / LEGACY_MESSAGES).exists():
-        return Rejected(
-            conversation,
-            "skipped",
-            "unsupported layout: messages.json (JP before December 2025); left untouched",
-        )
-    return Rejected(conversation, "error", "not a conversation: no events.json")
+    return conversation
 
 
-def _entries(root: StorageRoot, archived: bool) -> Iterator[Conversation]:
+def _entries(root: StorageRoot, archived: bool) -> Iterator[tuple[Conversation, bool]]:
+    """(conversation, is it a symlink) for every directory entry, from one listing (no stat each)."""
     base = root.path / CONVERSATIONS / (ARCHIVE if archived else "")
     try:
-        names = sorted(e.name for e in os.scandir(base) if e.is_dir(follow_symlinks=True) or e.is_symlink())
+        with os.scandir(base) as listing:
+            entries = sorted(
+                (e.name, e.is_symlink())
+                for e in listing
+                if e.is_symlink() or e.is_dir(follow_symlinks=False)
+            )
     except FileNotFoundError:
         return
     except OSError as exc:
         raise JpMigrateError(f"{base}: cannot list: {exc.strerror or exc}") from None
-    for name in names:
+    for name, is_symlink in entries:
         if name.startswith("."):
             continue  # `.archive` itself, and nothing of ours ever lives here
-        yield Conversation(root, name, archived)
+        yield Conversation(root, name, archived), is_symlink
 
 
 def discover(
@@ -152,19 +161,18 @@ def discover(
         root, only = resolve(path)
         if only is not None:
             archived = path.parent.name == ARCHIVE
-            candidates: Iterator[Conversation] = iter([Conversation(root, only, archived)])
+            candidates: Iterator[tuple[Conversation, bool]] = iter(
+                [(Conversation(root, only, archived), path.is_symlink())]
+            )
         else:
             candidates = _entries(root, False)
             if not exclude_archived:
-                candidates = _chain(candidates, _entries(root, True))
-        for conversation in candidates:
+                candidates = itertools.chain(candidates, _entries(root, True))
+        real_root = os.path.realpath(root.path)
+        for conversation, is_symlink in candidates:
             if not in_shard(conversation.name, shard):
                 continue
-            key = os.path.realpath(conversation.root.path) + "\0" + conversation.relative
-            found.setdefault(key, _classify(conversation))
+            key = real_root + "\0" + conversation.relative
+            if key not in found:
+                found[key] = _classify(conversation, is_symlink)
     return list(found.values())
-
-
-def _chain(*parts: Iterator[Conversation]) -> Iterator[Conversation]:
-    for part in parts:
-        yield from part

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from jp_migrate.errors import ContractError
 class EventsFile:
     raw: bytes
     events: list[Any]
+    mode: int = 0o644  # st_mode of the file read, from the same descriptor
 
     @property
     def sha256(self) -> str:
@@ -56,7 +58,9 @@ def parse_events(raw: bytes, *, source: str) -> list[Any]:
 
 def read_events(path: Path, *, source: str) -> EventsFile:
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            raw = handle.read()
     except OSError as exc:
         raise ContractError(f"cannot read: {exc.strerror or exc}", source=source) from None
-    return EventsFile(raw, parse_events(raw, source=source))
+    return EventsFile(raw, parse_events(raw, source=source), mode)

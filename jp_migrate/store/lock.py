@@ -40,22 +40,49 @@ def is_locked(root: Path, conversation_id: str) -> bool:
     return False
 
 
+_MADE: set[Path] = set()
+
+
+def _ensure_dir(directory: Path) -> None:
+    """`locks/` once per process (JP creates it the same way, `create_dir_all`)."""
+    if directory not in _MADE:
+        directory.mkdir(parents=True, exist_ok=True)
+        _MADE.add(directory)
+
+
+class HeldLock:
+    """An acquired conversation lock; `release()` may run on another thread (the committer's)."""
+
+    def __init__(self, root: Path, conversation_id: str) -> None:
+        self.path = lock_path(root, conversation_id)
+        _ensure_dir(self.path.parent)
+        try:
+            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            self._created = True
+        except FileExistsError:
+            self._fd = os.open(self.path, os.O_RDWR)
+            self._created = False
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._fd)
+            self._fd = None
+            raise ConversationLocked(str(self.path)) from None
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        if self._created:  # like JP, leave no lock file behind; one we found stays
+            self.path.unlink(missing_ok=True)
+        os.close(self._fd)  # closing releases the flock
+        self._fd = None
+
+
 @contextmanager
 def conversation_lock(root: Path, conversation_id: str) -> Iterator[None]:
     """Hold the conversation's lock, or raise ConversationLocked at once (never wait)."""
-    path = lock_path(root, conversation_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    created = not path.exists()
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    held = HeldLock(root, conversation_id)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise ConversationLocked(str(path)) from None
-        try:
-            yield
-        finally:
-            if created:  # like JP, leave no lock file behind; one we found stays
-                path.unlink(missing_ok=True)
+        yield
     finally:
-        os.close(fd)
+        held.release()

@@ -3,7 +3,7 @@
     .jp-migrate/.gitignore              `*`: git ignores all of it
     .jp-migrate/runs/<run-id>/manifest.json
     .jp-migrate/runs/<run-id>/journal.jsonl   one line per file, appended as it is written
-    .jp-migrate/runs/<run-id>/backup/<path>   the original files (hard links)
+    .jp-migrate/runs/<run-id>/backup/conversations/<name>.events.json   the originals (hard links)
     .jp-migrate/runs/<run-id>/rolled-back     present once the run was undone
 
 Only a run that changed a file leaves a record. Run ids sort by time. The
@@ -76,24 +76,42 @@ def ensure_state_dir(root: Path) -> Path:
     return state
 
 
+def backup_name(relative: str) -> str:
+    """`conversations/<name>/events.json` → `backup/conversations/<name>.events.json`.
+
+    Flat per `conversations/` (and `.archive/`): no directory to create per conversation.
+    """
+    directory, _, file = relative.rpartition("/")
+    return f"{BACKUP}/{directory}.{file}" if directory else f"{BACKUP}/{file}"
+
+
 def backup_path(root: Path, run_id: str, relative: str) -> Path:
-    return run_dir(root, run_id) / BACKUP / relative
+    return run_dir(root, run_id) / backup_name(relative)
 
 
-def append_journal(root: Path, run_id: str, record: FileRecord) -> None:
-    """One line, one write, O_APPEND: safe from parallel workers and a crash mid-run."""
+def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:
+    """One write of whole lines, O_APPEND, then fsync: safe from parallel workers and a crash.
+
+    Called before the files are renamed, so every file a killed run replaced has a record.
+    """
+    if not records:
+        return
     directory = run_dir(root, run_id)
     directory.mkdir(parents=True, exist_ok=True)
-    line = (json.dumps(asdict(record), ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    lines = "".join(
+        json.dumps(asdict(r), ensure_ascii=False, sort_keys=True) + "\n" for r in records
+    )
     fd = os.open(directory / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        os.write(fd, line)
+        os.write(fd, lines.encode("utf-8"))
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def finish_run(root: Path, run_id: str, records: list[FileRecord], options: dict[str, Any]) -> Path | None:
+def finish_run(
+    root: Path, run_id: str, records: list[FileRecord], options: dict[str, Any]
+) -> Path | None:
     """Write the manifest, or remove the run directory when nothing changed."""
     directory = run_dir(root, run_id)
     if not records:

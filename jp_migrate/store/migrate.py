@@ -1,8 +1,13 @@
-"""Migrate one conversation: load → convert (pure) → write under the conversation's lock.
+"""Migrate conversations: load → convert (pure) → write under each conversation's lock.
 
-Runs in a worker process when `--jobs` > 1, so everything it needs travels in a
-picklable `Settings`, and everything it did comes back as a `StoreFile` plus the
-manifest record of the file it wrote.
+The slow part of a safe write is waiting for the disk (fsync). Writes are
+therefore committed in batches: each conversation is locked, converted and
+written to its temporary file; then the batch's temporaries are fsynced
+concurrently (one filesystem journal commit serves them all) and hashed on a
+thread pool, the journal records them, and only then is each renamed over its
+target and unlocked. A kill at any moment leaves every file wholly old or
+wholly new. Workers of `--jobs` run `migrate_many` on a slice each, so
+everything here is picklable: `Settings` in, `Result`s out.
 """
 
 from __future__ import annotations
@@ -10,28 +15,36 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from collections.abc import Mapping
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from jp_migrate.contract.report import Repair, StoreFile
-from jp_migrate.convert.events import is_migrated
+from jp_migrate.convert.events import is_migrated, is_response, upgrade_response
 from jp_migrate.convert.store_rules import EventsUpgrade, upgrade_events
 from jp_migrate.errors import ContractError
 from jp_migrate.store import canonical, manifest
 from jp_migrate.store.diff import event_diff
-from jp_migrate.store.discover import METADATA, Conversation
+from jp_migrate.store.discover import Conversation
+from jp_migrate.store.layout import Layout, Refused, inspect
 from jp_migrate.store.load import EventsFile, read_events
-from jp_migrate.store.lock import ConversationLocked, conversation_lock, is_locked
-from jp_migrate.store.write import atomic_write, fsync_dir, is_read_only, link_or_copy, temp_path
+from jp_migrate.store.lock import ConversationLocked, HeldLock, is_locked
+from jp_migrate.store.write import commit, is_read_only, link_or_copy, temp_path, write_temp
 
 RESPONSE_MARKER = b'"tool_call_response"'  # a file without it has nothing to migrate (fast path)
-JP_TEMP = "events.json.tmp"  # JP's own atomic-write temporary (SPEC §3)
+COMMIT_THREADS = 8  # concurrent fsyncs share one journal commit on ext4/xfs
+BATCH_FILES = 32  # writes per commit batch (each holds a lock, a descriptor and its bytes)
+BATCH_BYTES = 32 * 1024 * 1024  # ... and at most this many new bytes, bounding memory
+
+Mode = Literal["write", "dry-run", "check"]
 
 
 @dataclass(frozen=True)
 class Settings:
-    write: bool = True
+    mode: Mode = "write"
     diff: bool = False
     encoding: Literal["auto", "base64", "plain"] = "auto"
     rules: tuple[str, ...] = ()
@@ -47,16 +60,29 @@ class Result:
     root: str = ""
 
 
-class Refused(Exception):
-    """The conversation is left untouched for a reason that is not bad JSON (reported as one line)."""
+@dataclass
+class Pending:
+    """A conversation whose new bytes are written to a temporary file, awaiting commit."""
 
-    def __init__(self, message: str, status: Literal["error", "skipped"] = "error") -> None:
-        super().__init__(message)
-        self.status = status
+    conversation: Conversation
+    settings: Settings
+    lock: HeldLock
+    tmp: Path
+    fd: int
+    raw: bytes
+    data: bytes
+    file: StoreFile
+    sha256_before: str = ""
+    sha256_after: str = ""
+    record: manifest.FileRecord | None = None
 
 
 def check_blobs(events: list[Any]) -> None:
-    """An already migrated event's `blob` must be base64 (the only payload that is never plain)."""
+    """An already migrated event's `blob` must be base64: the one payload that is never plain.
+
+    This is what "invalid base64" means for a store: a legacy string that is not
+    valid base64 is plain text by SPEC §3's detection order, never an error.
+    """
     for index, event in enumerate(events):
         if not is_migrated(event):
             continue
@@ -86,72 +112,113 @@ def convert(loaded: EventsFile, settings: Settings, conversation: Conversation) 
     )
 
 
+def count_legacy(loaded: EventsFile) -> int:
+    """`--check`: how many responses a run would migrate, without decoding payloads.
+
+    A response that is neither plainly legacy nor plainly migrated goes through
+    `upgrade_response`, so a bad one fails here exactly as in a real run.
+    """
+    if RESPONSE_MARKER not in loaded.raw:
+        return 0
+    check_blobs(loaded.events)
+    count = 0
+    for index, event in enumerate(loaded.events):
+        if not is_response(event):
+            continue
+        if (
+            isinstance(event.get("content"), str)
+            and isinstance(event.get("id"), str)
+            and type(event.get("is_error")) is bool
+        ):
+            count += 1
+            continue
+        try:
+            if upgrade_response(event) is not None:
+                count += 1
+        except ContractError as exc:
+            raise ContractError(exc.reason, field=f"[{index}].{exc.field}".rstrip(".")) from None
+    return count
+
+
 def _repairs(upgrade: EventsUpgrade) -> list[Repair]:
     return [
-        Repair(event_index=i, event_id=str(u.event.get("id", "")), field="content", kind="urlsafe-base64")
+        Repair(
+            event_index=i,
+            event_id=str(u.event.get("id", "")),
+            field="content",
+            kind="urlsafe-base64",
+        )
         for i, u in sorted(upgrade.upgrades.items())
         if u.repaired
     ]
 
 
-def _preflight(conversation: Conversation) -> None:
-    directory = conversation.directory
-    if conversation.events.is_symlink():
-        raise Refused("events.json is a symlink: not followed")
-    if not (directory / METADATA).is_file():
-        raise Refused("missing metadata.json: not a complete conversation; left untouched")
-    if (directory / JP_TEMP).exists():
-        raise Refused(
-            f"stray {JP_TEMP} (an interrupted jp write?): inspect and remove it, then rerun; left untouched"
+def _error(conversation: Conversation, exc: Exception) -> Result:
+    base = {"path": conversation.shown, "conversation": conversation.name}
+    if isinstance(exc, ConversationLocked):
+        return Result(
+            StoreFile(**base, status="skipped", message="locked by a running jp: skipped")
         )
-
-
-def migrate_conversation(conversation: Conversation, settings: Settings) -> Result:
-    """Never raises for bad input: the reason becomes the StoreFile's one-line message."""
-    shown = conversation.shown
-    base = {"path": shown, "conversation": conversation.name}
-    try:
-        _preflight(conversation)
-        if not settings.write:
-            if is_locked(conversation.root.path, conversation.id):
-                raise ConversationLocked(conversation.id)
-            return _migrate(conversation, settings)
-        with conversation_lock(conversation.root.path, conversation.id):
-            return _migrate(conversation, settings)
-    except ConversationLocked:
-        return Result(StoreFile(**base, status="skipped", message="locked by a running jp: skipped"))
-    except Refused as exc:
+    if isinstance(exc, Refused):
         return Result(StoreFile(**base, status=exc.status, message=str(exc)))
-    except ContractError as exc:
+    if isinstance(exc, ContractError):
         reason = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
         return Result(StoreFile(**base, status="error", message=reason))
-    except OSError as exc:
+    if isinstance(exc, OSError):
         return Result(StoreFile(**base, status="error", message=f"{exc.strerror or exc}"))
+    raise exc
 
 
-def _migrate(conversation: Conversation, settings: Settings) -> Result:
+def _prepare(conversation: Conversation, settings: Settings) -> Result | Pending:
+    """Everything up to the temporary file; a Result when there is nothing to commit."""
+    lock: HeldLock | None = None
+    try:
+        layout = inspect(conversation)
+        if settings.mode == "write":
+            lock = HeldLock(conversation.root.path, conversation.id)
+        elif is_locked(conversation.root.path, conversation.id):
+            raise ConversationLocked(conversation.id)
+        outcome = _convert(conversation, settings, lock, layout)
+        if isinstance(outcome, Result) and lock is not None:
+            lock.release()
+        return outcome
+    except Exception as exc:  # noqa: BLE001 - _error re-raises what is not a reportable input problem
+        if lock is not None:
+            lock.release()
+        return _error(conversation, exc)
+
+
+def _convert(
+    conversation: Conversation, settings: Settings, lock: HeldLock | None, layout: Layout
+) -> Result | Pending:
     shown = conversation.shown
     target = conversation.events
     notes: list[str] = []
-    leftover = temp_path(target)
-    if leftover.exists() and settings.write:
-        leftover.unlink()  # ours, from a killed run; the target itself is intact (atomic rename)
-        notes.append(f"removed {leftover.name} left by an interrupted run")
+    if lock is not None and layout.leftover:
+        temp_path(target).unlink(
+            missing_ok=True
+        )  # ours, from a killed run; the target itself is intact (atomic rename)
+        notes.append(f"removed {temp_path(target).name} left by an interrupted run")
     loaded = read_events(target, source=shown)
-    upgrade = convert(loaded, settings, conversation)
     base: dict[str, Any] = {
         "path": shown,
         "conversation": conversation.name,
         "events_total": len(loaded.events),
     }
+    if settings.mode == "check" and not settings.diff:
+        count = count_legacy(loaded)
+        status = "migrated" if count else "unchanged"
+        return Result(StoreFile(**base, status=status, events_migrated=count))
+    upgrade = convert(loaded, settings, conversation)
     if not upgrade.upgrades:
         return Result(StoreFile(**base, status="unchanged", message="; ".join(notes)))
     replaced = {i: u.event for i, u in upgrade.upgrades.items()}
     data = canonical.rewrite(loaded.raw, loaded.events, replaced)
-    after = hashlib.sha256(data).hexdigest()
-    diff = None
-    if settings.diff:
-        diff = event_diff(shown, {i: (loaded.events[i], e) for i, e in replaced.items()})
+    diff = (
+        event_diff(shown, {i: (loaded.events[i], e) for i, e in replaced.items()})
+        if settings.diff
+        else None
+    )
     file = StoreFile(
         **base,
         status="migrated",
@@ -159,39 +226,132 @@ def _migrate(conversation: Conversation, settings: Settings) -> Result:
         events_migrated=len(replaced),
         repairs=_repairs(upgrade),
         rules=upgrade.rules,
-        sha256_before=loaded.sha256,
-        sha256_after=after,
         diff=diff,
     )
-    if not settings.write:
-        return Result(file)
-    if is_read_only(target):
+    if lock is None:
+        sha_before, sha_after = (
+            hashlib.sha256(loaded.raw).hexdigest(),
+            hashlib.sha256(data).hexdigest(),
+        )
+        return Result(
+            file.model_copy(update={"sha256_before": sha_before, "sha256_after": sha_after})
+        )
+    if is_read_only(target, loaded.mode):
         raise Refused("read-only file: left untouched (make it writable to migrate it)")
-    record = _write(conversation, settings, data, file)
-    return Result(file, record, str(conversation.root.path))
+    tmp, fd = write_temp(target, data, loaded.mode)
+    return Pending(conversation, settings, lock, tmp, fd, loaded.raw, data, file)
 
 
-def _write(conversation: Conversation, settings: Settings, data: bytes, file: StoreFile) -> manifest.FileRecord:
-    """Backup link, then the journal line, then the atomic rename: a kill at any point leaves
-    the file wholly old or wholly new, and a record that can undo it."""
+def _sync(pending: Pending) -> None:
+    """On a pool thread: fsync the temporary (GIL released) and hash old and new bytes."""
+    try:
+        os.fsync(pending.fd)
+    finally:
+        os.close(pending.fd)
+        pending.fd = -1
+    pending.sha256_before = hashlib.sha256(pending.raw).hexdigest()
+    pending.sha256_after = hashlib.sha256(pending.data).hexdigest()
+
+
+def _record(pending: Pending) -> manifest.FileRecord:
+    """The manifest line for a pending write, after linking its backup (the original inode)."""
+    conversation, settings = pending.conversation, pending.settings
     root = conversation.root.path
     relative = f"{conversation.relative}/{conversation.events.name}"
     backup = None
-    if settings.backup and settings.run_id is not None:
-        manifest.ensure_state_dir(root)
-        backup = manifest.backup_path(root, settings.run_id, relative)
-        link_or_copy(conversation.events, backup)
-        fsync_dir(backup.parent)
-    record = manifest.FileRecord(
-        path=relative,
-        sha256_before=file.sha256_before or "",
-        sha256_after=file.sha256_after or "",
-        rules=list(file.rules),
-        events_migrated=file.events_migrated,
-        backup=f"{manifest.BACKUP}/{relative}" if backup is not None else None,
-    )
     if settings.run_id is not None:
         manifest.ensure_state_dir(root)
-        manifest.append_journal(root, settings.run_id, record)
-    atomic_write(conversation.events, data)
-    return record
+        if settings.backup:
+            backup = manifest.backup_path(root, settings.run_id, relative)
+            link_or_copy(conversation.events, backup)
+    return manifest.FileRecord(
+        path=relative,
+        sha256_before=pending.sha256_before,
+        sha256_after=pending.sha256_after,
+        rules=list(pending.file.rules),
+        events_migrated=pending.file.events_migrated,
+        backup=manifest.backup_name(relative) if backup is not None else None,
+    )
+
+
+def _abandon(pending: Pending, exc: Exception) -> Result:
+    if pending.fd >= 0:
+        os.close(pending.fd)
+        pending.fd = -1
+    pending.tmp.unlink(missing_ok=True)
+    pending.lock.release()
+    return _error(pending.conversation, exc)
+
+
+def _commit_batch(batch: list[Pending], pool: ThreadPoolExecutor) -> Iterator[Result]:
+    """fsync + hash all (concurrently), backups and journal, then rename and unlock each."""
+    ready: list[Pending] = []
+    for pending, future in [(p, pool.submit(_sync, p)) for p in batch]:
+        try:
+            future.result()
+            pending.record = _record(pending)
+            ready.append(pending)
+        except OSError as exc:
+            yield _abandon(pending, exc)
+    by_root: dict[tuple[Path, str], list[manifest.FileRecord]] = {}
+    for pending in ready:
+        if pending.settings.run_id is not None and pending.record is not None:
+            key = (pending.conversation.root.path, pending.settings.run_id)
+            by_root.setdefault(key, []).append(pending.record)
+    try:
+        for (root, run_id), records in by_root.items():
+            manifest.append_journal(root, run_id, records)
+    except OSError as exc:
+        for pending in ready:
+            yield _abandon(pending, exc)
+        return
+    for pending in ready:
+        try:
+            commit(pending.tmp, pending.conversation.events)
+        except OSError as exc:
+            yield _abandon(pending, exc)
+            continue
+        pending.lock.release()
+        file = pending.file.model_copy(
+            update={"sha256_before": pending.sha256_before, "sha256_after": pending.sha256_after}
+        )
+        yield Result(file, pending.record, str(pending.conversation.root.path))
+
+
+def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> Iterator[Result]:
+    """A Result per conversation; writes are committed in batches (see the module docstring)."""
+    if settings.mode != "write":
+        for conversation in conversations:
+            outcome = _prepare(conversation, settings)
+            assert isinstance(outcome, Result)
+            yield outcome
+        return
+    batch: list[Pending] = []
+    size = 0
+    with ThreadPoolExecutor(COMMIT_THREADS, thread_name_prefix="jp-migrate-commit") as pool:
+        try:
+            for conversation in conversations:
+                outcome = _prepare(conversation, settings)
+                if isinstance(outcome, Result):
+                    yield outcome
+                    continue
+                batch.append(outcome)
+                size += len(outcome.data)
+                if len(batch) >= BATCH_FILES or size >= BATCH_BYTES:
+                    yield from _commit_batch(batch, pool)
+                    batch, size = [], 0
+            yield from _commit_batch(batch, pool)
+        finally:
+            for (
+                pending
+            ) in batch:  # only when the consumer stopped early: leave the targets untouched
+                if pending.fd >= 0 or pending.tmp.exists():
+                    _abandon(pending, OSError("interrupted"))
+
+
+def migrate_conversation(conversation: Conversation, settings: Settings) -> Result:
+    """One conversation, committed before returning. Never raises for bad input."""
+    return next(iter(migrate_many([conversation], settings)))
+
+
+__all__ = ["Result", "Settings", "migrate_conversation", "migrate_many"]

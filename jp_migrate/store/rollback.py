@@ -34,7 +34,9 @@ class RollbackOptions:
 @dataclass
 class RollbackRun:
     files: list[StoreFile]
-    runs: list[str] = field(default_factory=list)  # run ids rolled back (one per storage root at most)
+    runs: list[str] = field(
+        default_factory=list
+    )  # run ids rolled back (one per storage root at most)
 
 
 def _sha256(path: Path) -> str:
@@ -62,7 +64,9 @@ def _downgrade_file(conversation: Conversation) -> StoreFile:
             try:
                 replaced[index] = downgrade_response(event)
             except ContractError as exc:
-                raise ContractError(exc.reason, field=f"[{index}].{exc.field}".rstrip(".")) from None
+                raise ContractError(
+                    exc.reason, field=f"[{index}].{exc.field}".rstrip(".")
+                ) from None
     if not replaced:
         return StoreFile(**base, status="unchanged", events_total=len(loaded.events))
     if is_read_only(conversation.events):
@@ -81,12 +85,17 @@ def _downgrade_file(conversation: Conversation) -> StoreFile:
 
 
 def _restore_one(
-    conversation: Conversation, record: manifest.FileRecord, run: manifest.Run, options: RollbackOptions
+    conversation: Conversation,
+    record: manifest.FileRecord,
+    run: manifest.Run,
+    options: RollbackOptions,
 ) -> StoreFile:
     target = conversation.root.path / record.path
     base: dict[str, Any] = {"path": conversation.shown, "conversation": conversation.name}
     if not target.is_file():
-        return StoreFile(**base, status="error", message="missing: the run wrote it, it is gone now")
+        return StoreFile(
+            **base, status="error", message="missing: the run wrote it, it is gone now"
+        )
     current = _sha256(target)
     if current == record.sha256_before:
         return StoreFile(**base, status="unchanged", message=f"already as before run {run.id}")
@@ -100,7 +109,9 @@ def _restore_one(
     backup = run.directory / record.backup if record.backup else None
     if backup is not None and backup.is_file():
         if _sha256(backup) != record.sha256_before:
-            return StoreFile(**base, status="error", message=f"backup {backup} does not match the manifest")
+            return StoreFile(
+                **base, status="error", message=f"backup {backup} does not match the manifest"
+            )
         restore(backup, target)
         return StoreFile(
             **base,
@@ -111,7 +122,9 @@ def _restore_one(
         )
     if options.downgrade:
         return _downgrade_file(conversation)
-    return StoreFile(**base, status="error", message=f"run {run.id} kept no backup of it: use --downgrade")
+    return StoreFile(
+        **base, status="error", message=f"run {run.id} kept no backup of it: use --downgrade"
+    )
 
 
 def _locked(conversation: Conversation, action: Any) -> StoreFile:
@@ -121,15 +134,22 @@ def _locked(conversation: Conversation, action: Any) -> StoreFile:
             return result
     except ConversationLocked:
         return StoreFile(
-            path=conversation.shown, conversation=conversation.name, status="skipped",
+            path=conversation.shown,
+            conversation=conversation.name,
+            status="skipped",
             message="locked by a running jp: skipped",
         )
     except ContractError as exc:
         reason = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
-        return StoreFile(path=conversation.shown, conversation=conversation.name, status="error", message=reason)
+        return StoreFile(
+            path=conversation.shown, conversation=conversation.name, status="error", message=reason
+        )
     except OSError as exc:
         return StoreFile(
-            path=conversation.shown, conversation=conversation.name, status="error", message=f"{exc.strerror or exc}"
+            path=conversation.shown,
+            conversation=conversation.name,
+            status="error",
+            message=f"{exc.strerror or exc}",
         )
 
 
@@ -144,7 +164,9 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
     by_root: dict[str, tuple[StorageRoot, set[str]]] = {}
     for item in found:
         conversation = item if isinstance(item, Conversation) else item.conversation
-        entry = by_root.setdefault(os.path.realpath(conversation.root.path), (conversation.root, set()))
+        entry = by_root.setdefault(
+            os.path.realpath(conversation.root.path), (conversation.root, set())
+        )
         entry[1].add(conversation.relative)
     if not by_root:
         for path in paths:
@@ -165,7 +187,10 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                     continue
                 covered.add(conversation.relative)
                 results.append(
-                    _locked(conversation, lambda c=conversation, r=record: _restore_one(c, r, run, options))
+                    _locked(
+                        conversation,
+                        lambda c=conversation, r=record, u=run: _restore_one(c, r, u, options),
+                    )
                 )
             files.extend(results)
             if results and all(f.status in ("migrated", "unchanged") for f in results):
@@ -176,7 +201,11 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
             raise JpMigrateError(f"{manifest.state_dir(root.path)}: no run {options.run!r}")
         if options.downgrade:
             for item in found:
-                if isinstance(item, Conversation) and item.root == root and item.relative not in covered:
+                if (
+                    isinstance(item, Conversation)
+                    and item.root == root
+                    and item.relative not in covered
+                ):
                     files.append(_locked(item, lambda c=item: _downgrade_file(c)))
     files.sort(key=lambda f: f.path)
     return RollbackRun(files, rolled)

@@ -15,7 +15,9 @@ def _is_dir(item: str | Path) -> bool:
     return isinstance(item, Path) or Path(item).is_dir()
 
 
-def select_rules(items: Sequence[str | Path]) -> tuple[tuple[str, ...], dict[str, Mapping[str, Any]]]:
+def select_rules(
+    items: Sequence[str | Path],
+) -> tuple[tuple[str, ...], dict[str, Mapping[str, Any]]]:
     """Rule ids in the order given (a directory contributes its store rules by id) and their tables.
 
     The faithful text rule always runs and is never listed. Raises JpMigrateError

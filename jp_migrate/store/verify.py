@@ -14,10 +14,16 @@ from typing import Any
 
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.convert.encoding import decode_payload
-from jp_migrate.convert.events import is_migrated, is_response, stored_payload_text, survives_downgrade
-from jp_migrate.errors import ContractError
+from jp_migrate.convert.events import (
+    is_migrated,
+    is_response,
+    stored_payload_text,
+    survives_downgrade,
+)
+from jp_migrate.errors import ContractError, JpMigrateError
 from jp_migrate.store import manifest
 from jp_migrate.store.discover import Conversation
+from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import parse_events, read_events
 
 
@@ -28,9 +34,9 @@ def _backups(root: Path) -> dict[str, Path]:
     for run_id in reversed(manifest.list_runs(root)):
         try:
             run = manifest.load_run(root, run_id)
-        except Exception:  # noqa: BLE001 - an unreadable record only means no backup to compare with
-            continue
-        if run.rolled_back:
+        except JpMigrateError:
+            run = None  # an unreadable record only means no backup to compare with
+        if run is None or run.rolled_back:
             continue
         for record in run.files:
             if record.backup and record.path not in found:
@@ -41,7 +47,9 @@ def _backups(root: Path) -> dict[str, Path]:
 
 
 def _original(conversation: Conversation) -> list[Any] | None:
-    backup = _backups(conversation.root.path).get(f"{conversation.relative}/{conversation.events.name}")
+    backup = _backups(conversation.root.path).get(
+        f"{conversation.relative}/{conversation.events.name}"
+    )
     if backup is None:
         return None
     try:
@@ -62,7 +70,9 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
         before = original[index] if original is not None else None
         if not is_response(event):
             if before is not None and before != event:
-                problems.append(f"[{index}]: a {event.get('type') if isinstance(event, dict) else 'non-object'} event differs from the backup")
+                problems.append(
+                    f"[{index}]: a {event.get('type') if isinstance(event, dict) else 'non-object'} event differs from the backup"
+                )
             continue
         if not is_migrated(event):
             problems.append(f"[{index}]: tool_call_response {event.get('id', '')} is not migrated")
@@ -71,13 +81,19 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
         try:
             text = stored_payload_text(event)
             if not survives_downgrade(event):
-                warnings.append(f"[{index}]: {event.get('id', '')} would not survive a downgrade unchanged")
+                warnings.append(
+                    f"[{index}]: {event.get('id', '')} would not survive a downgrade unchanged"
+                )
         except ContractError as exc:
-            problems.append(f"[{index}].{exc.field}: {exc.reason}" if exc.field else f"[{index}]: {exc.reason}")
+            problems.append(
+                f"[{index}].{exc.field}: {exc.reason}" if exc.field else f"[{index}]: {exc.reason}"
+            )
             continue
-        if isinstance(before, dict) and isinstance(before.get("content"), str):
-            if text != decode_payload(before["content"])[0]:
-                problems.append(f"[{index}]: {event.get('id', '')} renders differently from its legacy original")
+        legacy = before.get("content") if isinstance(before, dict) else None
+        if isinstance(legacy, str) and text != decode_payload(legacy)[0]:
+            problems.append(
+                f"[{index}]: {event.get('id', '')} renders differently from its legacy original"
+            )
     return problems, warnings, migrated
 
 
@@ -85,7 +101,10 @@ def verify_conversation(conversation: Conversation) -> StoreFile:
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
     try:
+        inspect(conversation)
         loaded = read_events(conversation.events, source=shown)
+    except Refused as exc:
+        return StoreFile(**base, status=exc.status, message=str(exc))
     except ContractError as exc:
         return StoreFile(**base, status="error", message=exc.reason)
     problems, warnings, migrated = check_events(loaded.events, _original(conversation))

@@ -24,15 +24,20 @@ def temp_path(target: Path) -> Path:
     return target.with_name(f".{target.name}{TEMP_SUFFIX}")
 
 
-def is_read_only(path: Path) -> bool:
+def is_read_only(path: Path, mode: int | None = None) -> bool:
     """By the mode bits, so the answer is the same for root (which `os.access` lets write anything)."""
-    return not os.stat(path).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+    mode = os.stat(path).st_mode if mode is None else mode
+    return not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
 
 
 def link_or_copy(source: Path, destination: Path) -> None:
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    destination.unlink(missing_ok=True)
     try:
+        os.link(source, destination)
+    except FileNotFoundError:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        os.link(source, destination)
+    except FileExistsError:
+        destination.unlink()
         os.link(source, destination)
     except OSError:  # another filesystem, or links not allowed
         shutil.copy2(source, destination)
@@ -66,6 +71,33 @@ def atomic_write(target: Path, data: bytes, *, backup: Path | None = None) -> No
         fsync_dir(target.parent)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def write_temp(target: Path, data: bytes, mode: int) -> tuple[Path, int]:
+    """Write `data` beside `target` (permissions `mode`); return the temporary path and its open descriptor.
+
+    The caller fsyncs and renames (`commit`), possibly after a batch of others.
+    """
+    tmp = temp_path(target)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, stat.S_IMODE(mode))
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except BaseException:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp, fd
+
+
+def commit(tmp: Path, target: Path) -> None:
+    """Rename the (fsynced, closed) temporary file over the target."""
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def restore(backup: Path, target: Path) -> None:

@@ -1,0 +1,377 @@
+"""Benchmark: `jp-migrate conversations` against a stdlib load-and-dump baseline.
+
+Generates a realistic store (default 1,000 conversations, about 100 MB, the
+event mix of the real corpus: a large config_delta, chat requests and
+responses with reasoning, base64 tool calls and responses, inquiries; most
+conversations in standard base64, some URL-safe, some plain), then times in
+this one process:
+
+  baseline   stdlib json.load + json.dumps(indent=2, ensure_ascii=False) of every events.json
+  no-backup  migration with --no-backup
+  backup     migration with backups (hard links)
+  jobs2      migration with --jobs 2 and backups
+  check      --check on the legacy store
+
+and the peak memory (max RSS) of a migration run in a child process, for this
+store and for one whose largest events.json is ten times larger.
+
+    python benchmarks/bench_store.py                 # the full 100 MB store
+    python benchmarks/bench_store.py --size 0.05     # 5% of it (a quick smoke run)
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TARGETS = {"no-backup": 0.5, "backup": 0.6, "jobs2": 0.35, "check": 0.25}
+
+# The real corpus is mostly ASCII (base64 payloads, English text), with a rare non-ASCII word.
+_WORDS = (  # noqa: SIM905 - a sentence reads better than a list literal
+    "the conversation store migrate response block tool file workspace root event legacy "
+    "content render text encoding base64 payload rollback backup manifest lock archive rule "
+    "resource uri fn let mut impl struct enum match self return Ok Err Result Option Some None "
+    "async await crate pub use mod cargo test check build error warning a an of to in is it for"
+).split()
+_RARE = ["—", "café", "naïve", "🎉", "✓", "→", "über"]
+
+
+def _text(rng: random.Random, size: int) -> str:
+    words: list[str] = []
+    length = 0
+    while length < size:
+        line = " ".join(rng.choices(_WORDS, k=rng.randint(4, 14)))
+        if rng.random() < 0.05:
+            line += " " + rng.choice(_RARE)
+        words.append(("    " * rng.randint(0, 2)) + line)
+        length += len(line) + 1
+    return "\n".join(words)[:size]
+
+
+def _encode(text: str, encoding: str) -> str:
+    if encoding == "plain":
+        return text
+    raw = text.encode("utf-8")
+    if encoding == "urlsafe":
+        return base64.urlsafe_b64encode(raw).decode("ascii")
+    return base64.b64encode(raw).decode("ascii")
+
+
+def _config(rng: random.Random, size: int) -> dict[str, Any]:
+    """Like the corpus's config_delta: prompt sections, and many small tool tables."""
+    sections = [
+        {"content": _text(rng, rng.randint(200, 1_500)), "tag": f"section_{i}", "position": i}
+        for i in range(max(1, size // 3_000))
+    ]
+    tools = {
+        f"tool_{i}": {
+            "enable": bool(i % 3),
+            "run": rng.choice(["ask", "unattended", "edit"]),
+            "style": {"inline_results": {"truncate": {"lines": 10}}, "parameters": "json"},
+            "parameters": {"path": {"type": "string", "required": True, "summary": _text(rng, 60)}},
+        }
+        for i in range(max(4, size // 1_500))
+    }
+    return {
+        "inherit": False,
+        "config_load_paths": [".jp/config", ".jp/config/personas"],
+        "assistant": {
+            "name": "Software Developer",
+            "system_prompt": _text(rng, 400),
+            "system_prompt_sections": {"value": sections},
+        },
+        "conversation": {"tools": tools},
+        "providers": {"llm": {"anthropic": {"temperature": 0.7, "max_tokens": 8192}}},
+    }
+
+
+def conversation_events(rng: random.Random, target: int, encoding: str) -> list[dict[str, Any]]:
+    """One conversation's events, about `target` bytes of JSON."""
+    stamp = 0
+
+    def ts() -> str:
+        nonlocal stamp
+        stamp += rng.randint(1, 900)
+        return f"2026-01-01 {stamp // 36000 % 24:02d}:{stamp // 600 % 60:02d}:{stamp // 10 % 60:02d}.{stamp % 10}{rng.randint(0, 99999):05d}"
+
+    events: list[dict[str, Any]] = [
+        {"type": "config_delta", "timestamp": ts(), "delta": _config(rng, min(60_000, target // 4))}
+    ]
+    size = target // 4
+    call = 0
+    while size < target:
+        events.append({"timestamp": ts(), "type": "turn_start"})
+        events.append(
+            {
+                "timestamp": ts(),
+                "type": "chat_request",
+                "content": _text(rng, rng.randint(100, 2_000)),
+            }
+        )
+        for _ in range(rng.randint(1, 6)):
+            reasoning = _text(rng, rng.randint(200, 8_000))
+            events.append(
+                {
+                    "timestamp": ts(),
+                    "type": "chat_response",
+                    "reasoning": reasoning,
+                    "metadata": {"signature": _encode(_text(rng, 64), "base64")},
+                }
+            )
+            call += 1
+            call_id = f"toolu_{call:04d}"
+            name = rng.choice(["fs_read_file", "fs_grep_files", "cargo_check", "fs_modify_file"])
+            arguments = {
+                "path": _encode(
+                    f"src/module_{call}.rs", encoding if encoding != "urlsafe" else "base64"
+                )
+            }
+            events.append(
+                {
+                    "timestamp": ts(),
+                    "type": "tool_call_request",
+                    "id": call_id,
+                    "name": name,
+                    "arguments": arguments,
+                }
+            )
+            if name == "fs_modify_file" and rng.random() < 0.5:
+                question = {
+                    "text": "Apply the patch?\n" + _text(rng, 500),
+                    "answer_type": "boolean",
+                    "default": True,
+                }
+                events.append(
+                    {
+                        "timestamp": ts(),
+                        "type": "inquiry_request",
+                        "id": f"{call_id}.apply",
+                        "source": {"source": "tool", "name": name},
+                        "question": question,
+                    }
+                )
+                events.append(
+                    {
+                        "timestamp": ts(),
+                        "type": "inquiry_response",
+                        "id": f"{call_id}.apply",
+                        "answer": True,
+                    }
+                )
+            body = _text(rng, rng.randint(100, 12_000))
+            content = f"```rust\n{body}\n```\n" if name == "fs_read_file" else body
+            events.append(
+                {
+                    "timestamp": ts(),
+                    "type": "tool_call_response",
+                    "id": call_id,
+                    "content": _encode(content, encoding),
+                    "is_error": rng.random() < 0.05,
+                }
+            )
+            size += len(reasoning) + len(body) * 4 // 3 + 400
+        events.append(
+            {
+                "timestamp": ts(),
+                "type": "chat_response",
+                "message": _text(rng, rng.randint(100, 3_000)),
+            }
+        )
+        size += 3_000
+    return events
+
+
+def generate_store(
+    root: Path,
+    *,
+    conversations: int = 1_000,
+    total_bytes: int = 100_000_000,
+    seed: int = 58,
+    largest: int | None = None,
+    archived: int = 20,
+) -> Path:
+    """A storage root with `conversations` conversations of about `total_bytes` in all.
+
+    `largest`, when given, makes the first conversation about that many bytes.
+    """
+    rng = random.Random(seed)
+    mean = total_bytes / max(1, conversations)
+    base = root / "conversations"
+    (base / ".archive").mkdir(parents=True, exist_ok=True)
+    for index in range(conversations):
+        size = int(min(mean * 12, rng.lognormvariate(0, 0.8) * mean * 0.73))
+        if largest is not None and index == 0:
+            size = largest
+        encoding = rng.choices(["base64", "urlsafe", "plain"], weights=[80, 10, 10])[0]
+        name = f"{17600000000 + index * 137}-generated-conversation-{index}"
+        directory = base / (".archive/" + name if index < archived else name)
+        directory.mkdir(parents=True)
+        (directory / "metadata.json").write_text(
+            json.dumps(
+                {"title": f"Generated {index}", "last_activated_at": "2026-01-01 00:00:00.0"},
+                indent=2,
+            )
+            + "\n"
+        )
+        events = conversation_events(rng, max(2_000, size), encoding)
+        (directory / "events.json").write_text(
+            json.dumps(events, indent=2, ensure_ascii=False) + "\n", "utf-8"
+        )
+    return root
+
+
+def events_files(root: Path) -> list[Path]:
+    return sorted(root.glob("conversations/**/events.json"))
+
+
+def baseline(root: Path) -> None:
+    for path in events_files(root):
+        with path.open(encoding="utf-8") as handle:
+            value = json.load(handle)
+        json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def _timed(fn: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def _migrate(root: Path, **options: Any) -> None:
+    from jp_migrate.store.api import StoreOptions, run_stores
+
+    run = run_stores([root], StoreOptions(**options))
+    bad = [f for f in run.files if f.status == "error"]
+    if bad:
+        raise SystemExit(f"benchmark store has errors: {bad[0].path}: {bad[0].message}")
+
+
+def _fresh(source: Path, scratch: Path, name: str) -> Path:
+    target = scratch / name
+    shutil.copytree(source, target)
+    return target
+
+
+def peak_memory(root: Path) -> int:
+    """Max RSS (bytes) of a child process that migrates `root` through the CLI."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    subprocess.run(
+        [sys.executable, "-m", "jp_migrate", "conversations", str(root)],
+        check=False,
+        capture_output=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # ru_maxrss of RUSAGE_CHILDREN is the largest child so far (kB on Linux); children run in
+    # increasing size order here, so a growth means this child set the new peak.
+    return max(after, before) * 1024
+
+
+def _largest(root: Path) -> int:
+    return max(p.stat().st_size for p in events_files(root))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--size", type=float, default=1.0, help="fraction of the 1,000-conversation, 100 MB store"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="take the best of N timings")
+    parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory runs")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--dir", help="where to generate the stores (default: the system temp dir)")
+    args = parser.parse_args(argv)
+    conversations = max(4, int(1_000 * args.size))
+    total = int(100_000_000 * args.size)
+    with tempfile.TemporaryDirectory(prefix="bench-store-", dir=args.dir) as tmp:
+        scratch = Path(tmp)
+        source = generate_store(scratch / "source", conversations=conversations, total_bytes=total)
+        data = sum(p.stat().st_size for p in events_files(source))
+        figures: dict[str, Any] = {
+            "conversations": conversations,
+            "bytes": data,
+            "largest": _largest(source),
+        }
+
+        counter = iter(range(10_000))
+
+        def best(run: Callable[[Path], Any]) -> float:
+            """Best of --repeat, each on a fresh copy of the legacy store (copying is not timed)."""
+            times = []
+            for _ in range(args.repeat):
+                root = _fresh(source, scratch, f"run{next(counter)}")
+                times.append(_timed(lambda: run(root)))  # noqa: B023 - called at once
+                shutil.rmtree(root)
+            return min(times)
+
+        _migrate(_fresh(source, scratch, "warm-up"), check=True)  # imports, caches: not the work
+        seconds = {
+            "baseline": min(_timed(lambda: baseline(source)) for _ in range(args.repeat)),
+            "no-backup": best(lambda r: _migrate(r, backup=False)),
+            "backup": best(lambda r: _migrate(r)),
+            "jobs2": best(lambda r: _migrate(r, jobs=2)),
+            "check": best(lambda r: _migrate(r, check=True)),
+        }
+        figures["seconds"] = {k: round(v, 3) for k, v in seconds.items()}
+        figures["ratios"] = {k: round(seconds[k] / seconds["baseline"], 3) for k in TARGETS}
+        figures["baseline_mb_per_s"] = round(data / 1e6 / seconds["baseline"], 1)
+        if not args.no_memory:
+            peak = peak_memory(_fresh(source, scratch, "memory"))
+            figures["peak_rss"] = peak
+            figures["peak_budget"] = 3 * figures["largest"] + 100_000_000
+            big = generate_store(
+                scratch / "big",
+                conversations=max(4, conversations // 10),
+                total_bytes=total // 10,
+                largest=10 * figures["largest"],
+                seed=59,
+            )
+            figures["big_largest"] = _largest(big)
+            figures["big_peak_rss"] = peak_memory(big)
+            figures["big_peak_budget"] = 3 * figures["big_largest"] + 100_000_000
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        print(
+            f"store: {conversations} conversations, {data / 1e6:.1f} MB, largest events.json {figures['largest'] / 1e6:.2f} MB"
+        )
+        print(
+            f"baseline (stdlib load + pretty dump): {seconds['baseline']:.2f}s ({figures['baseline_mb_per_s']} MB/s)"
+        )
+        for name, target in TARGETS.items():
+            ratio = figures["ratios"][name]
+            verdict = "ok" if ratio <= target else "MISSED"
+            print(
+                f"{name:>10}: {seconds[name]:.2f}s  {ratio:.3f}x baseline (target <= {target}x) {verdict}"
+            )
+        if "peak_rss" in figures:
+            for label, peak, budget, largest in (
+                ("store", figures["peak_rss"], figures["peak_budget"], figures["largest"]),
+                (
+                    "10x largest",
+                    figures["big_peak_rss"],
+                    figures["big_peak_budget"],
+                    figures["big_largest"],
+                ),
+            ):
+                verdict = "ok" if peak <= budget else "MISSED"
+                print(
+                    f"peak RSS ({label}, largest {largest / 1e6:.1f} MB): {peak / 1e6:.1f} MB (budget {budget / 1e6:.1f} MB) {verdict}"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
