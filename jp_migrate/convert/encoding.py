@@ -9,36 +9,39 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from collections.abc import Callable
 from typing import Any, Literal
 
 Encoding = Literal["base64", "urlsafe", "plain"]
 TargetEncoding = Literal["base64", "plain"]
 
-_STD = re.compile(r"[A-Za-z0-9+/]*={0,2}")
-_URLSAFE = re.compile(r"[A-Za-z0-9\-_]*={0,2}")
+_URLSAFE_TO_STD = str.maketrans("-_", "+/")
 
 
-def _try(text: str, alphabet: re.Pattern[str], decoder: Callable[[bytes], bytes],
-         encoder: Callable[[bytes], bytes]) -> str | None:
-    if len(text) % 4 or not alphabet.fullmatch(text):
+def _canonical_text(text: str) -> str | None:
+    """The UTF-8 text `text` holds if it is canonical, padded, standard-alphabet base64.
+
+    binascii's strict mode rejects anything outside the alphabet, misplaced or
+    missing padding; re-encoding must give `text` back (canonical). One C pass
+    each, no regular expression: this runs on every stored payload.
+    """
+    if len(text) % 4:
         return None
     try:
-        raw = decoder(text.encode("ascii"))
+        raw = binascii.a2b_base64(text, strict_mode=True)
         decoded = raw.decode("utf-8")
-    except (binascii.Error, ValueError):
+    except (binascii.Error, ValueError):  # UnicodeDecodeError is a ValueError
         return None
-    return decoded if encoder(raw).decode("ascii") == text else None
+    return decoded if binascii.b2a_base64(raw, newline=False).decode("ascii") == text else None
 
 
 def decode_payload(stored: str) -> tuple[str, Encoding]:
     """The text a stored payload holds, and which encoding it was in."""
-    text = _try(stored, _STD, lambda b: base64.b64decode(b, validate=True), base64.b64encode)
+    text = _canonical_text(stored)
     if text is not None:
         return text, "base64"
-    if "-" in stored or "_" in stored:
-        text = _try(stored, _URLSAFE, base64.urlsafe_b64decode, base64.urlsafe_b64encode)
+    if ("-" in stored or "_" in stored) and "+" not in stored and "/" not in stored:
+        text = _canonical_text(stored.translate(_URLSAFE_TO_STD))
         if text is not None:
             return text, "urlsafe"
     return stored, "plain"

@@ -71,8 +71,11 @@ def upgrade_response(
     must render to exactly the legacy text, or ContractError is raised.
     """
     if is_migrated(event):
-        parse_migrated_response(event)
+        if not _plain_shape(event, migrated=True):
+            parse_migrated_response(event)
         return None
+    if blocks is None and _plain_shape(event, migrated=False):
+        return _faithful_fast(event, encoding, rules)
     parse_legacy_response(event)
     text, source = decode_payload(event["content"])
     target = target_for(source, encoding)
@@ -80,7 +83,50 @@ def upgrade_response(
         blocks = legacy_to_blocks(text)
     elif render(blocks) != text:
         raise ContractError(f"rules {', '.join(rules)} changed the rendered text", field="content")
-    migrated = {k: (encode_blocks(blocks, target) if k == "content" else v) for k, v in event.items()}
+    migrated = {
+        k: (encode_blocks(blocks, target) if k == "content" else v) for k, v in event.items()
+    }
+    return ResponseUpgrade(migrated, text, source, target, rules)
+
+
+def _plain_shape(event: Event, *, migrated: bool) -> bool:
+    """The common, simple shape of a stored response, checked without pydantic (a fast path).
+
+    True only where the pydantic model would accept the event too: no metadata
+    (its JSON values are the model's to check), and for a migrated event only
+    text blocks with exactly `type` and `text`. Anything else takes the model.
+    """
+    timestamp = event.get("timestamp")
+    if not (
+        isinstance(event.get("id"), str)
+        and type(event.get("is_error")) is bool
+        and (timestamp is None or isinstance(timestamp, str))
+        and event.get("metadata") is None
+    ):
+        return False
+    content = event.get("content")
+    if not migrated:
+        return isinstance(content, str)
+    return isinstance(content, list) and all(
+        type(b) is dict
+        and len(b) == 2
+        and b.get("type") == "text"
+        and isinstance(b.get("text"), str)
+        for b in content
+    )
+
+
+def _faithful_fast(
+    event: Event, encoding: Literal["auto", "base64", "plain"], rules: tuple[str, ...]
+) -> ResponseUpgrade:
+    """`upgrade_response` for a plain legacy event, without building models: the same result."""
+    stored = event["content"]
+    text, source = decode_payload(stored)
+    target = target_for(source, encoding)
+    # decode_payload only calls canonical base64 "base64", so re-encoding would give `stored` back.
+    payload = stored if source == target else encode_payload(text, target)
+    content = [{"type": "text", "text": payload}]
+    migrated = {k: (content if k == "content" else v) for k, v in event.items()}
     return ResponseUpgrade(migrated, text, source, target, rules)
 
 
@@ -102,7 +148,9 @@ def decode_blocks(stored: list[Any]) -> tuple[list[ContentBlock], Encoding]:
     return [parse_block(b) for b in blocks], encoding
 
 
-def downgrade_response(event: Event, *, encoding: Literal["auto", "base64", "plain"] = "auto") -> Event:
+def downgrade_response(
+    event: Event, *, encoding: Literal["auto", "base64", "plain"] = "auto"
+) -> Event:
     """The legacy form of a migrated response: its blocks rendered to one string.
 
     A legacy event passes through unchanged. `auto` keeps the payloads' encoding.
