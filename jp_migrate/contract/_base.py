@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    ValidationError,
+    model_validator,
+)
 
 from jp_migrate.errors import ContractError
 
@@ -20,6 +27,24 @@ class Open(BaseModel):
     """Strict types, unknown keys kept (so a round trip loses nothing)."""
 
     model_config = ConfigDict(strict=True, extra="allow", populate_by_name=True)
+
+
+class OpenAliased(Open):
+    """`Open`, for models whose JSON names differ from their Python names (`_meta`, `schema`).
+
+    An unknown key spelled like a field's Python name (`{"meta": …}`) is kept as
+    an extra; pydantic then also counts the field as set, so `dump` would write
+    a `"_meta": null` that was never there. This puts such a field back to unset.
+    """
+
+    @model_validator(mode="after")
+    def _extras_do_not_set_fields(self) -> Any:
+        extra = self.__pydantic_extra__
+        if extra:
+            for name, info in type(self).model_fields.items():
+                if name in extra and info.alias not in (None, name) and getattr(self, name) == info.default:
+                    self.__pydantic_fields_set__.discard(name)
+        return self
 
 
 class Closed(BaseModel):

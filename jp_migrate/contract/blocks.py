@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, JsonValue, Tag, model_validator
 
-from jp_migrate.contract._base import Open, tagged
+from jp_migrate.contract._base import Open, OpenAliased, tagged
 
 BLOCK_TYPES = ("text", "resource", "question", "image", "audio")
 
@@ -53,7 +53,7 @@ class ResourceBlock(Open):
     formatted: str | None = None
 
 
-class InputRequest(Open):
+class InputRequest(OpenAliased):
     id: str
     text: str
     schema_: dict[str, JsonValue] = Field(alias="schema")
@@ -105,12 +105,12 @@ class ErrorMeta(Open):
     trace: list[str] = Field(default_factory=list)
 
 
-class EnvelopeMeta(Open):
+class EnvelopeMeta(OpenAliased):
     error: ErrorMeta | None = Field(default=None, alias="computer.jp/error")
     status: Status | None = Field(default=None, alias="computer.jp/status")
 
 
-class Envelope(Open):
+class Envelope(OpenAliased):
     content: list[ContentBlock]
     isError: bool = False
     meta: EnvelopeMeta | None = Field(default=None, alias="_meta")
