@@ -42,7 +42,7 @@ LEGACY_TOOL = _COMMON + textwrap.dedent("""
     elif action == "envelope":
         print(json.dumps({"content": [{"type": "text", "text": "inside"}]}), end="")
     elif action == "context":
-        out({"type": "success", "content": json.dumps(tool, sort_keys=True)})
+        out({"type": "success", "content": json.dumps({k: v for k, v in tool.items() if k != "name"}, sort_keys=True)})
 """)
 
 MIGRATED_TOOL = _COMMON + textwrap.dedent("""
@@ -76,7 +76,7 @@ MIGRATED_TOOL = _COMMON + textwrap.dedent("""
     elif action == "envelope":
         print(json.dumps({"content": [{"type": "text", "text": "inside"}]}), end="")
     elif action == "context":
-        out({"content": [text(json.dumps(tool, sort_keys=True))]})
+        out({"content": [text(json.dumps({k: v for k, v in tool.items() if k != "name"}, sort_keys=True))]})
 """)
 
 # The migrated tool with one behaviour changed by mistake: it greets differently.

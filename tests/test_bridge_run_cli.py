@@ -52,7 +52,6 @@ def test_template_context_reaches_the_tool(ws: Path) -> None:
     )
     assert rc == 0
     assert json.loads(outcome["text"]) == {
-        "name": "legacy",
         "arguments": {"action": "context"},
         "answers": {},
         "options": {"verbose": True},
@@ -88,8 +87,10 @@ def test_a_missing_answer_is_a_clear_error(ws: Path) -> None:
     rc, _, err = run_json(ws, "legacy", "--args", '{"action": "confirm"}')
     assert rc == 2
     assert err.strip().splitlines() == [
-        "error: question 'confirm' (Apply?) has no answer and no default; pass it with "
-        "--answers '{\"confirm\": …}' or run on a terminal"
+        (
+            "error: question 'confirm' (Apply?) has no answer and no default; pass it with "
+            "--answers '{\"confirm\": …}' or run on a terminal"
+        )
     ]
 
 

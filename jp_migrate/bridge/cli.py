@@ -255,7 +255,13 @@ def verify(
         candidate = _side(
             after, after_workspace or workspace, after_tool or tool, name or tool, "after"
         )
-        loaded = load_cases(cases) if cases is not None else cases_from_store(cases_from, tool)  # type: ignore[arg-type]
+        # One name on both sides: it is the same tool, before and after (tool.name, failure texts).
+        common = name or control.call_name
+        control, candidate = control.named(common), candidate.named(common)
+        if cases is not None:
+            loaded = load_cases(cases, tool=tool or after_tool or name)
+        else:
+            loaded = cases_from_store(cases_from, tool)  # type: ignore[arg-type]
         if cases_from is not None and not in_place:
             with scratch_roots([control, candidate]) as (scratch_control, scratch_candidate):
                 results = verify_cases(

@@ -155,7 +155,9 @@ class McpSession:
             )
         if isinstance(exc, MCPError):
             # SDK-side codes (-32000 "Connection closed", …): the server went away or misbehaved.
-            return BridgeError(f"{doing} failed: {exc.message} ({exc.code}){said}", source=self.label)
+            return BridgeError(
+                f"{doing} failed: {exc.message} ({exc.code}){said}", source=self.label
+            )
         if isinstance(exc, OSError) and doing == "start":
             return BridgeError(
                 f"cannot start {self.server.command!r}: {exc.strerror or exc}", source=self.label

@@ -50,6 +50,7 @@ class Target:
     remote_name: str = ""
     workspace_id: str | None = None
     origin: str = ""  # where it was defined, for messages
+    alias: str = ""  # the name to present instead (verify runs both sides under one name)
 
     @classmethod
     def from_template(cls, template: str, name: str, root: Path) -> Target:
@@ -79,7 +80,7 @@ class Target:
     @property
     def call_name(self) -> str:
         """The name JP hands the tool (`local.<tool>` / `mcp.<server>.<tool>`, else the config's)."""
-        return self.remote_name or self.name
+        return self.alias or self.remote_name or self.name
 
     @property
     def is_mcp(self) -> bool:
@@ -87,6 +88,10 @@ class Target:
 
     def rooted(self, root: Path) -> Target:
         return dataclasses.replace(self, root=root)
+
+    def named(self, alias: str) -> Target:
+        """The same tool, presented to itself (and in failure texts) as `alias`."""
+        return dataclasses.replace(self, alias=alias)
 
     def context(self, inputs: Inputs, answers: Mapping[str, Any]) -> dict[str, Any]:
         return tool_context(
@@ -123,6 +128,7 @@ def _mcp_run(
     from jp_migrate.bridge.mcp_client import McpSession, Pending, jp_meta
 
     assert target.server is not None
+    remote = target.remote_name or target.name
     with McpSession(target.server, target.root, timeout=timeout) as session:
         pending: Pending | None = None
 
@@ -130,7 +136,7 @@ def _mcp_run(
             nonlocal pending
             meta = jp_meta(target.context(inputs, answers))
             result = session.call(
-                target.remote_name, inputs.arguments, meta=meta, pending=pending, answers=answers
+                remote, inputs.arguments, meta=meta, pending=pending, answers=answers
             )
             delay = 0.05
             for _ in range(STATE_ONLY_RETRIES):
@@ -139,7 +145,7 @@ def _mcp_run(
                 time.sleep(delay)
                 delay = min(delay * 2, 0.25)
                 result = session.call(
-                    target.remote_name,
+                    remote,
                     inputs.arguments,
                     meta=meta,
                     pending=result.pending,
@@ -149,7 +155,7 @@ def _mcp_run(
             if pending is not None:
                 if not pending.questions:
                     raise BridgeError(
-                        f"tools/call {target.remote_name!r} kept answering input_required with state only",
+                        f"tools/call {remote!r} kept answering input_required with state only",
                         source=session.label,
                     )
                 return input_required_outcome(pending.questions), []

@@ -56,6 +56,7 @@ class Case:
     answers: Mapping[str, Any] = field(default_factory=dict)
     options: Mapping[str, Any] = field(default_factory=dict)
     origin: str = ""  # "cases.jsonl:3", or the stored call it came from
+    tool: str | None = None  # a shared cases file: the tool this line is for (None: every tool)
 
     @property
     def inputs(self) -> Inputs:
@@ -68,17 +69,30 @@ def _case(obj: Any, origin: str) -> Case:
     for key in _CASE_KEYS:
         if key in obj and not isinstance(obj[key], dict):
             raise ContractError(f"{key} must be a JSON object", field=key, source=origin)
-    unknown = sorted(set(obj) - {*_CASE_KEYS, "name"})
+    if "tool" in obj and not isinstance(obj["tool"], str):
+        raise ContractError("tool must be a string", field="tool", source=origin)
+    unknown = sorted(set(obj) - {*_CASE_KEYS, "name", "tool"})
     if unknown:
         raise ContractError(
             f"unknown keys {', '.join(unknown)} (expected {', '.join(_CASE_KEYS)})", source=origin
         )
     label = f"{origin} ({obj['name']})" if isinstance(obj.get("name"), str) else origin
-    return Case(obj.get("arguments", {}), obj.get("answers", {}), obj.get("options", {}), label)
+    return Case(
+        obj.get("arguments", {}),
+        obj.get("answers", {}),
+        obj.get("options", {}),
+        label,
+        obj.get("tool"),
+    )
 
 
-def load_cases(path: Path) -> list[Case]:
-    """Cases from a JSONL file (blank lines skipped); a bad line is a ContractError naming `file:line`."""
+def load_cases(path: Path, *, tool: str | None = None) -> list[Case]:
+    """Cases from a JSONL file (blank lines skipped); a bad line is a ContractError naming `file:line`.
+
+    A line may say which tool it is for (`"tool": "name"`), so one file can
+    hold the cases of several tools; with `tool` given, only its lines (and
+    lines naming no tool) are kept.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -96,7 +110,9 @@ def load_cases(path: Path) -> list[Case]:
             raise ContractError(
                 f"invalid JSON: {exc.msg} at column {exc.colno}", source=origin
             ) from None
-        cases.append(_case(obj, origin))
+        case = _case(obj, origin)
+        if tool is None or case.tool in (None, tool):
+            cases.append(case)
     return cases
 
 

@@ -1,0 +1,354 @@
+"""`jp-migrate verify` end to end: control vs candidate, Scientist-style, through the CLI."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from bridge_support import python_on_path, template, write_cases, write_tools
+from conftest import EXAMPLES, run_cli
+
+from jp_migrate.bridge.target import Target
+from jp_migrate.bridge.verify import Case, cases_from_store, load_cases, verify_cases
+from jp_migrate.errors import ContractError
+
+CASES = [
+    {"name": "greet", "arguments": {"action": "greet", "name": "Ada"}},
+    {"name": "permanent error", "arguments": {"action": "fail"}},
+    {"name": "transient error", "arguments": {"action": "flaky"}},
+    {"name": "question", "arguments": {"action": "confirm"}, "answers": {"confirm": True}},
+    {"name": "select with default", "arguments": {"action": "pick"}},
+    {"name": "raw text", "arguments": {"action": "raw"}},
+    {"name": "crash", "arguments": {"action": "crash"}},
+    {"name": "content array", "arguments": {"action": "envelope"}},
+    {"name": "options", "arguments": {"action": "context"}, "options": {"v": 1}},
+]
+EXPECTED = {
+    "permanent error": ("expected", ["error-text-is-message"]),
+    "transient error": ("expected", ["transient-error-in-meta"]),
+    "content array": ("expected", ["content-array-parsed"]),
+}
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = write_tools(tmp_path_factory.mktemp("ws"))
+    write_cases(root / "cases.jsonl", CASES)
+    return root
+
+
+def verify(ws: Path, *args: str) -> tuple[int, dict, str, str]:
+    report = ws.parent / f"report-{abs(hash(args))}.json"
+    proc = run_cli("verify", *args, "--report", f"json={report}", "--report", "terminal")
+    data = json.loads(report.read_text()) if report.exists() else {}
+    return proc.returncode, data, proc.stdout, proc.stderr
+
+
+def verdicts(report: dict) -> dict[str, tuple[str, list[str]]]:
+    return {
+        c["inputs"]["case"].split("(", 1)[1].rstrip(")"): (c["verdict"], c["differences"])
+        for c in report["verify"]
+    }
+
+
+def test_templates_before_and_after_never_mismatch(ws: Path) -> None:
+    rc, report, _, err = verify(
+        ws,
+        "--before",
+        template("legacy"),
+        "--after",
+        template("migrated"),
+        "--cases",
+        str(ws / "cases.jsonl"),
+        "-w",
+        str(ws),
+        "--name",
+        "legacy",
+    )
+    assert rc == 0, err
+    expected = {c["name"]: EXPECTED.get(c["name"], ("match", [])) for c in CASES}
+    # The transient-error case is semantically equal; its text differs as SPEC §2 lists.
+    assert verdicts(report) == expected
+    assert report["totals"]["cases"] == len(CASES) and report["totals"]["mismatches"] == 0
+
+
+def test_broken_after_is_a_mismatch_with_the_case_that_shows_it(ws: Path) -> None:
+    rc, report, out, _ = verify(
+        ws,
+        "--before-tool",
+        "legacy",
+        "--after-tool",
+        "broken",
+        "--cases",
+        str(ws / "cases.jsonl"),
+        "-w",
+        str(ws),
+    )
+    assert rc == 1
+    (bad,) = [c for c in report["verify"] if c["verdict"] == "mismatch"]
+    assert bad["inputs"]["arguments"] == {"action": "greet", "name": "Ada"}
+    assert bad["differences"] == ["content"]
+    assert bad["control"]["text"] == "Hello, Ada!" and bad["candidate"]["text"] == "Hi, Ada!"
+    assert "'Hello, Ada!' → 'Hi, Ada!'" in bad["message"]
+    # The terminal report names it with the inputs and both observations.
+    assert "mismatch" in out and "Hi, Ada!" in out
+
+
+def test_two_workspaces_and_one_tool_name(ws: Path, tmp_path: Path) -> None:
+    after = tmp_path / "after"
+    shutil.copytree(ws, after)
+    shutil.copy(ws / "migrated.py", after / "legacy.py")  # the migrated source under the old name
+    rc, report, _, _ = verify(
+        ws,
+        "--before-workspace",
+        str(ws),
+        "--after-workspace",
+        str(after),
+        "--tool",
+        "legacy",
+        "--cases",
+        str(ws / "cases.jsonl"),
+    )
+    assert rc == 0 and {v for v, _ in verdicts(report).values()} == {"match", "expected"}
+
+
+def test_jobs_keep_case_order_and_verdicts(ws: Path) -> None:
+    args = (
+        "--before-tool",
+        "legacy",
+        "--after-tool",
+        "broken",
+        "--cases",
+        str(ws / "cases.jsonl"),
+        "-w",
+        str(ws),
+    )
+    _, one, _, _ = verify(ws, *args, "--jobs", "1")
+    _, two, _, _ = verify(ws, *args, "--jobs", "2")
+    assert one["verify"] == two["verify"]
+
+
+def test_a_case_that_cannot_run_is_an_error_not_a_mismatch(ws: Path, tmp_path: Path) -> None:
+    cases = write_cases(
+        tmp_path / "c.jsonl", [{"arguments": {"action": "confirm"}}]
+    )  # no answer given
+    rc, report, _, _ = verify(
+        ws,
+        "--before-tool",
+        "legacy",
+        "--after-tool",
+        "migrated",
+        "--cases",
+        str(cases),
+        "-w",
+        str(ws),
+    )
+    assert rc == 2
+    (case,) = report["verify"]
+    assert case["verdict"] == "error" and "question 'confirm'" in case["message"]
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("{nope", "invalid JSON"),
+        ("[1]", "must be a JSON object"),
+        ('{"args": {}}', "unknown keys args"),
+        ('{"arguments": 3}', "arguments must be a JSON object"),
+    ],
+)
+def test_bad_cases_file_is_one_line_naming_file_and_line(
+    ws: Path, tmp_path: Path, line: str, reason: str
+) -> None:
+    cases = tmp_path / "bad.jsonl"
+    cases.write_text('{"arguments": {}}\n\n' + line + "\n", encoding="utf-8")
+    proc = run_cli("verify", "--tool", "legacy", "-w", str(ws), "--cases", str(cases))
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith(f"error: {cases}:3: ") and reason in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_shared_cases_file_selects_lines_by_tool(tmp_path: Path) -> None:
+    path = write_cases(tmp_path / "c.jsonl", [{"tool": "a"}, {"tool": "b"}, {}])
+    assert len(load_cases(path)) == 3
+    assert [c.tool for c in load_cases(path, tool="a")] == ["a", None]
+
+
+# ── --cases-from: real calls from a conversation store ────────────────────────
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def _store(root: Path) -> Path:
+    conversation = root / ".jp" / "conversations" / "17000000000-demo"
+    conversation.mkdir(parents=True)
+    events = [
+        {
+            "timestamp": "t",
+            "type": "tool_call_request",
+            "id": "c1",
+            "name": "writer",
+            "arguments": {"action": _b64("greet"), "name": _b64("Zoë")},
+        },
+        {
+            "timestamp": "t",
+            "type": "tool_call_response",
+            "id": "c1",
+            "content": _b64("Hello, Zoë!"),
+            "is_error": False,
+        },
+        {
+            "timestamp": "t",
+            "type": "tool_call_request",
+            "id": "c2",
+            "name": "writer",
+            "arguments": {"action": _b64("confirm")},
+        },
+        {
+            "timestamp": "t",
+            "type": "inquiry_request",
+            "id": "c2.confirm",
+            "question": {"text": "Apply?"},
+        },
+        {"timestamp": "t", "type": "inquiry_response", "id": "c2.confirm", "answer": False},
+        {
+            "timestamp": "t",
+            "type": "tool_call_request",
+            "id": "c3",
+            "name": "other",
+            "arguments": {},
+        },
+    ]
+    (conversation / "events.json").write_text(json.dumps(events, indent=2), encoding="utf-8")
+    return root
+
+
+def test_cases_from_store_decode_arguments_and_carry_inquiry_answers(tmp_path: Path) -> None:
+    cases = cases_from_store(_store(tmp_path), "writer")
+    assert [(dict(c.arguments), dict(c.answers)) for c in cases] == [
+        ({"action": "greet", "name": "Zoë"}, {}),
+        ({"action": "confirm"}, {"confirm": False}),
+    ]
+    assert cases[0].origin == "17000000000-demo#c1"
+
+
+@pytest.fixture
+def side_effect_ws(tmp_path: Path) -> Path:
+    root = write_tools(_store(tmp_path / "ws"))
+    # A tool with a side effect: it leaves a file in the directory it runs in.
+    for name in ("legacy", "migrated"):
+        source = (root / f"{name}.py").read_text()
+        (root / f"{name}.py").write_text(f"open('touched-{name}', 'w').close()\n{source}")
+        cfg = root / ".jp" / "mcp" / "tools" / f"{name}.toml"
+        cfg.write_text(
+            cfg.read_text().replace(
+                f"[conversation.tools.{name}]", f"[conversation.tools.writer_{name}]"
+            )
+        )
+    return root
+
+
+def test_cases_from_store_run_in_a_scratch_copy(side_effect_ws: Path) -> None:
+    rc, report, _, err = verify(
+        side_effect_ws,
+        "--cases-from",
+        str(side_effect_ws),
+        "--tool",
+        "writer",
+        "--before-tool",
+        "writer_legacy",
+        "--after-tool",
+        "writer_migrated",
+        "-w",
+        str(side_effect_ws),
+    )
+    assert rc == 0, err
+    assert [c["verdict"] for c in report["verify"]] == ["match", "match"]
+    assert report["verify"][1]["candidate"]["text"] == "skipped"  # the stored answer was used
+    assert not list(side_effect_ws.glob("touched-*"))
+
+
+def test_cases_from_store_in_place(side_effect_ws: Path) -> None:
+    rc, _, _, _ = verify(
+        side_effect_ws,
+        "--cases-from",
+        str(side_effect_ws),
+        "--tool",
+        "writer",
+        "--in-place",
+        "--before-tool",
+        "writer_legacy",
+        "--after-tool",
+        "writer_migrated",
+        "-w",
+        str(side_effect_ws),
+    )
+    assert rc == 0
+    assert sorted(p.name for p in side_effect_ws.glob("touched-*")) == [
+        "touched-legacy",
+        "touched-migrated",
+    ]
+
+
+def test_real_corpus_store_yields_cases(tmp_path: Path) -> None:
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "jp-store"
+    if not corpus.is_dir():
+        pytest.skip("the shared corpus is not available here")
+    cases = cases_from_store(corpus, "fs_modify_file")
+    assert len(cases) == 3
+    assert any(c.answers == {"apply_changes": True} for c in cases)
+    assert all(
+        isinstance(c.arguments.get("path", ""), str) and "anVz" not in str(c.arguments)
+        for c in cases
+    )
+
+
+# ── the Python API other capabilities call ────────────────────────────────────
+
+
+def test_verify_cases_api(ws: Path) -> None:
+    before = Target.from_template(template("legacy"), "legacy", ws)
+    after = Target.from_workspace(ws, "migrated")
+    results = verify_cases(
+        before, after, [Case({"action": "greet"}), Case({"action": "fail"})], jobs=2, timeout=30
+    )
+    assert [r.verdict for r in results] == ["match", "expected"]
+    assert [r.index for r in results] == [0, 1]
+
+
+def test_load_cases_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ContractError, match="cannot read"):
+        load_cases(tmp_path / "nope.jsonl")
+
+
+# ── the example MCP server: --jp (before) against native (after) ──────────────
+
+MCP_TOOLS = ["greet", "divide", "service_status", "read_snippet", "delete_file"]
+
+
+@pytest.mark.parametrize("tool", MCP_TOOLS)
+def test_example_mcp_server_before_and_after(
+    tool: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", python_on_path()["PATH"])
+    ws = EXAMPLES / "tools"
+    rc, report, _, err = verify(
+        tmp_path,
+        "--before-tool",
+        f"mcp_{tool}_jp",
+        "--after-tool",
+        f"mcp_{tool}",
+        "--cases",
+        str(ws / "cases.jsonl"),
+        "-w",
+        str(ws),
+        "--jobs",
+        "2",
+    )
+    assert rc == 0, err
+    assert report["verify"] and all(c["verdict"] in ("match", "expected") for c in report["verify"])
