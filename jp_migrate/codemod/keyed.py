@@ -30,6 +30,7 @@ from jp_migrate.codemod.mapping import (
     Unhandled,
     envelope_entries,
     question_content,
+    shaped_like_dict_call,
 )
 from jp_migrate.codemod.scan import Scan, Scope
 from jp_migrate.codemod.sites import DYNAMIC_TYPE, KEYED_DICT, SPREAD, Finding
@@ -95,7 +96,7 @@ def _rewrite_statement(assign: KeyAssign, tag: str, quote: str, is_dict_call: Is
             new_target, value = target.with_changes(value=meta), small.value
         else:  # question
             new_target = target.with_changes(slice=_key("content", quote))
-            value = question_content(small.value, quote, KEYED_DICT, is_dict_call)
+            value = question_content(small.value, quote, KEYED_DICT, shaped_like_dict_call)
         assign_node = small.with_changes(targets=[small.targets[0].with_changes(target=new_target)], value=value)
         return updated.with_changes(body=[assign_node])
 
@@ -152,7 +153,7 @@ def _group(
 
         def rewrite_init(updated: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(updated, cst.Dict)
-            fresh = envelope_entries(tag, dict_entries(updated), quote, KEYED_DICT, is_dict_call, partial=True, meta_later=meta_later)
+            fresh = envelope_entries(tag, dict_entries(updated), quote, KEYED_DICT, shaped_like_dict_call, partial=True, meta_later=meta_later)
             return rebuild(updated, fresh, quote)
 
         rewrites.append((init, rewrite_init))

@@ -11,7 +11,15 @@ import libcst as cst
 
 from jp_migrate.codemod import build
 from jp_migrate.codemod.entries import Entry, call_entries, const_str, dict_entries, rebuild
-from jp_migrate.codemod.mapping import LEGACY_KEYS, RULE_FOR_TAG, TAGS, IsDictCall, Unhandled, envelope_entries
+from jp_migrate.codemod.mapping import (
+    LEGACY_KEYS,
+    RULE_FOR_TAG,
+    TAGS,
+    IsDictCall,
+    Unhandled,
+    envelope_entries,
+    shaped_like_dict_call,
+)
 from jp_migrate.codemod.scan import Scan
 from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding
 
@@ -40,7 +48,7 @@ def _finding(
     def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, (cst.Dict, cst.Call))
         fresh = dict_entries(updated) if isinstance(updated, cst.Dict) else call_entries(updated)
-        return rebuild(updated, envelope_entries(tag, fresh, quote, acting, is_dict_call), quote)
+        return rebuild(updated, envelope_entries(tag, fresh, quote, acting, shaped_like_dict_call), quote)
 
     what = "dict(...) call" if isinstance(node, cst.Call) else "dict"
     return Finding(node, acting, "rewritten", f"{tag} Outcome {what} → RFD 058 envelope", ((node, rewrite),), node)

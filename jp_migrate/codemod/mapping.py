@@ -33,6 +33,11 @@ _CLASHES = {"success": {"isError", "_meta"}, "error": {"content", "isError", "_m
 IsDictCall = Callable[[cst.BaseExpression], bool]
 
 
+def shaped_like_dict_call(node: cst.BaseExpression) -> bool:
+    """For rebuilding a site already checked: updated nodes are new objects scope analysis never saw."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
+
+
 class Unhandled(Exception):
     """A site the codemod will not guess about: reported as `rule: reason`, file left as is."""
 

@@ -13,15 +13,18 @@ EXAMPLE_PATH = "example.py"
 def run_example(rule: Rule, example: Example) -> tuple[str, list[str]]:
     """(the source after the codemod, its sites as `example.py:line:col: rule-id: reason`).
 
-    An example's `output` must equal the rewritten source exactly; its `reports`
-    are substrings the printed sites must contain. The rule's own id must act
-    on the example, so an example cannot pass because another rule did the work.
+    The runner compares `output` exactly and looks for each of `reports` in the
+    sites. An example whose `output` equals its `input` is code the rule must
+    leave alone; any other example must be acted on by this very rule, so it
+    cannot pass because another rule did the work.
     """
     result = migrate_source(example.input)
     if result.status == "error":
         raise RuleError(str(rule.path), example.name, f"example does not parse: {result.message}")
-    reports = [format_site(EXAMPLE_PATH, s) for s in result.sites]
-    if not any(s.rule == rule.id for s in result.sites) and not (example.output == example.input):
-        reports.append(f"(rule {rule.id} did not act on this example)")
-        return example.input if result.output is None else result.output, reports
-    return (example.input if result.output is None else result.output), reports
+    acted = any(s.rule == rule.id for s in result.sites)
+    leave_alone = example.output is not None and example.output == example.input
+    if acted == leave_alone:
+        verb = "acted on code it must leave alone" if leave_alone else "did not act on its example"
+        raise RuleError(str(rule.path), example.name, f"rule {rule.id} {verb}")
+    output = example.input if result.output is None else result.output
+    return output, [format_site(EXAMPLE_PATH, s) for s in result.sites]
