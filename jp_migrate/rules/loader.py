@@ -57,9 +57,18 @@ def _require(data: dict[str, Any], key: str, kind: type, path: str) -> Any:
     if key not in data:
         raise RuleError(path, key, "missing")
     value = data[key]
-    if not isinstance(value, kind) or (kind is str and not value.strip()):
-        raise RuleError(path, key, f"expected a non-empty {kind.__name__}")
+    if kind is dict and not isinstance(value, dict):
+        raise RuleError(path, key, f"expected a table, got {_toml_type(value)}")
+    if kind is str and not (isinstance(value, str) and value.strip()):
+        got = "an empty string" if isinstance(value, str) else _toml_type(value)
+        raise RuleError(path, key, f"expected a non-empty string, got {got}")
     return value
+
+
+def _toml_type(value: Any) -> str:
+    """A TOML value's type in TOML's words, for error messages."""
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array", dict: "a table"}
+    return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
 
 
 def _example(raw: Any, index: int, path: str) -> Example:
@@ -69,9 +78,11 @@ def _example(raw: Any, index: int, path: str) -> Example:
     unknown = sorted(set(raw) - _EXAMPLE_KEYS)
     if unknown:
         raise RuleError(path, f"{key}.{unknown[0]}", "unknown key")
-    source = _require(raw, "input", str, path) if "input" in raw else None
-    if source is None:
+    if "input" not in raw:
         raise RuleError(path, f"{key}.input", "missing")
+    source = raw["input"]
+    if not isinstance(source, str):
+        raise RuleError(path, f"{key}.input", f"expected a string, got {_toml_type(source)}")
     output = raw.get("output")
     reports = raw.get("reports", [])
     if output is not None and not isinstance(output, str):
