@@ -39,6 +39,8 @@ COMMIT_THREADS = 8  # concurrent fsyncs share one journal commit on ext4/xfs
 BATCH_FILES = 32  # writes per commit batch (each holds a lock, a descriptor and its bytes)
 BATCH_BYTES = 32 * 1024 * 1024  # ... and at most this many new bytes, bounding memory
 
+READ_ONLY = "read-only file: left untouched (make it writable to migrate it)"
+
 Mode = Literal["write", "dry-run", "check"]
 
 
@@ -207,11 +209,15 @@ def _convert(
     }
     if settings.mode == "check" and not settings.diff:
         count = count_legacy(loaded)
+        if count and is_read_only(target, loaded.mode):
+            raise Refused(READ_ONLY)
         status = "migrated" if count else "unchanged"
         return Result(StoreFile(**base, status=status, events_migrated=count))
     upgrade = convert(loaded, settings, conversation)
     if not upgrade.upgrades:
         return Result(StoreFile(**base, status="unchanged", message="; ".join(notes)))
+    if is_read_only(target, loaded.mode):  # a dry run reports what a real run would refuse
+        raise Refused(READ_ONLY)
     replaced = {i: u.event for i, u in upgrade.upgrades.items()}
     data = canonical.rewrite(loaded.raw, loaded.events, replaced)
     diff = (
@@ -236,8 +242,6 @@ def _convert(
         return Result(
             file.model_copy(update={"sha256_before": sha_before, "sha256_after": sha_after})
         )
-    if is_read_only(target, loaded.mode):
-        raise Refused("read-only file: left untouched (make it writable to migrate it)")
     tmp, fd = write_temp(target, data, loaded.mode)
     return Pending(conversation, settings, lock, tmp, fd, loaded.raw, data, file)
 
