@@ -1,8 +1,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
-from conftest import EXAMPLES
+import pytest
+
+from conftest import EXAMPLES, REPO, run_cli
 
 
 def test_version_and_help(cli):
@@ -11,6 +15,29 @@ def test_version_and_help(cli):
     assert out.returncode == 0
     for name in ("convert", "schema", "rules"):
         assert name in out.stdout
+    assert cli("-h").stdout == out.stdout
+
+
+def test_unknown_command_is_a_usage_error(cli):
+    out = cli("frobnicate")
+    assert out.returncode == 2
+    assert "No such command" in out.stderr and "Traceback" not in out.stderr
+
+
+HEAVY = ("pydantic", "libcst", "mcp", "jsonschema", "rich", "pygments", "minijinja", "orjson")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["rules", "--help"]])
+def test_help_and_version_do_not_import_heavy_libraries(args: list[str]) -> None:
+    probe = (
+        "import sys\n"
+        "from jp_migrate.cli import main\n"
+        f"sys.argv = ['jp-migrate', *{args!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.stderr.strip().splitlines()[-1] == "[]"
 
 
 def test_convert_examples(cli):
@@ -21,6 +48,11 @@ def test_convert_examples(cli):
     assert all(isinstance(e["content"], list) for e in envelopes)
 
 
+def test_convert_stdin(cli):
+    out = cli("convert", "-", "--compact", input='{"type": "success", "content": "grüß"}')
+    assert (out.returncode, out.stdout) == (0, '{"content": [{"type": "text", "text": "grüß"}]}\n')
+
+
 def test_convert_bad_input_is_one_line(cli):
     out = cli("convert", "-", input='{"type": "needs_input", "question": {"id": "q", "text": "t", "answer_type": {"Select": {}}}}')
     assert out.returncode == 2
@@ -28,3 +60,24 @@ def test_convert_bad_input_is_one_line(cli):
         "error: <stdin>: question.answer_type.Select.options: not a valid Outcome: Field required"
     ]
     assert "Traceback" not in out.stderr
+
+
+def test_startup_benchmark_runs() -> None:
+    # a smoke test of the script only; the real figure is measured with the default 30 runs
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_startup.py"), "-n", "2", "--limit", "100"],
+        capture_output=True, text=True, cwd=REPO, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "--help: median " in lines[0] and "import click: median " in lines[1]
+    assert lines[-1].startswith("ratio ") and lines[-1].endswith(": ok")
+
+
+def test_startup_benchmark_fails_over_the_limit() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_startup.py"), "-n", "1", "--limit", "0.01"],
+        capture_output=True, text=True, cwd=REPO, timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1].endswith("TOO SLOW")
