@@ -35,9 +35,11 @@ report = ["markdown=summary.md"]
 jobs = 2
 
 [verify]
-before = "python old.py"
-after = "python new.py"
+tool = "calc"
+tools = ["calc", "greet"]
 timeout = 5
+[verify.control]
+greet = "greet_jp"
 """,
         )
     )
@@ -58,11 +60,12 @@ timeout = 5
         ("markdown=summary.md",),
         2,
     )
-    assert (cfg.verify.before, cfg.verify.after, cfg.verify.timeout) == (
-        "python old.py",
-        "python new.py",
+    assert (cfg.verify.tool, cfg.verify.tools, cfg.verify.timeout) == (
+        "calc",
+        ("calc", "greet"),
         5.0,
     )
+    assert cfg.verify.control == {"greet": "greet_jp"}
     assert cfg.source == tmp_path / ".jp-migrate.toml"
 
 
@@ -100,6 +103,7 @@ def test_a_pyproject_without_the_table_is_an_error_when_named(tmp_path: Path) ->
         ("paths = []\n", r"paths: must name at least one path"),
         ("cases = ''\n", r"cases: expected a non-empty string"),
         ("[verify]\nbefor = 'x'\n", r"verify\.befor: unknown key"),
+        ("[verify.control]\na = 1\n", r"verify\.control: expected a table"),
         ("[verify]\ntimeout = -1\n", r"verify\.timeout: expected a number of seconds above 0"),
         ("paths = [\n", r"\.jp-migrate\.toml: invalid TOML"),
     ],

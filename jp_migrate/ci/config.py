@@ -18,11 +18,12 @@ file resolve against the file's directory; command-line flags override keys.
     report = ["terminal"]         # report specs, as `--report` takes them
     jobs = 1
 
-    [verify]                      # how to run the cases
-    tool = "name"                 # a tool of the workspace's JP config (.jp/mcp/tools/)
-    before = "…"                  # or a command template for the control (default: the tool as it is)
-    after = "…"                   # or one for the candidate (default: the tool in a migrated scratch copy)
+    [verify]                      # how to run the cases (tools of the workspace's JP config)
+    tool = "name"                 # the tool of cases that name none ("tool" on a case line wins)
+    tools = ["a", "b"]            # only these tools' cases (default: every tool the cases name)
     timeout = 60.0                # seconds per run
+    [verify.control]              # compare with another tool instead of a migrated copy:
+    mcp_greet = "mcp_greet_jp"    #   candidate tool = control tool (same workspace)
 """
 
 from __future__ import annotations
@@ -52,9 +53,9 @@ class ConfigError(JpMigrateError):
 
 @dataclass(frozen=True)
 class VerifyTargets:
-    tool: str | None = None  # a tool of the workspace's JP config, run on both sides
-    before: str | None = None  # command templates replacing a side
-    after: str | None = None
+    tool: str | None = None  # the tool of cases that name none
+    tools: tuple[str, ...] | None = None  # only these tools' cases (default: all)
+    control: Mapping[str, str] = field(default_factory=dict)  # candidate tool → its control twin
     timeout: float | None = None
 
 
@@ -133,21 +134,24 @@ def _paths(where: Path, key: str, value: Any) -> tuple[Path, ...]:
 
 def _verify(where: Path, key: str, value: Any) -> VerifyTargets:
     if not isinstance(value, dict):
-        raise ConfigError(where, key, "expected a table with tool, before, after, timeout")
-    unknown = sorted(set(value) - {"before", "after", "timeout"})
+        raise ConfigError(where, key, "expected a table with tool, tools, control, timeout")
+    unknown = sorted(set(value) - {"tool", "tools", "control", "timeout"})
     if unknown:
         raise ConfigError(
-            where, f"{key}.{unknown[0]}", "unknown key (expected before, after, timeout)"
+            where, f"{key}.{unknown[0]}", "unknown key (expected tool, tools, control, timeout)"
         )
     timeout = value.get("timeout")
     if timeout is not None and (
         isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
     ):
         raise ConfigError(where, f"{key}.timeout", "expected a number of seconds above 0")
+    control = value.get("control", {})
+    if not isinstance(control, dict) or not all(isinstance(v, str) and v for v in control.values()):
+        raise ConfigError(where, f"{key}.control", 'expected a table of tool = "control tool"')
     return VerifyTargets(
         tool=_string(where, f"{key}.tool", value["tool"]) if "tool" in value else None,
-        before=_string(where, f"{key}.before", value["before"]) if "before" in value else None,
-        after=_string(where, f"{key}.after", value["after"]) if "after" in value else None,
+        tools=_strings(where, f"{key}.tools", value["tools"]) if "tools" in value else None,
+        control=dict(sorted(control.items())),
         timeout=float(timeout) if timeout is not None else None,
     )
 

@@ -1,18 +1,20 @@
 """The verify step of `check`: replay the configured cases before and after migration.
 
-Nothing in the user's tree is touched (`check` writes nothing): the control
-runs in a scratch copy of the workspace as it is, the candidate in a scratch
-copy whose tool sources the codemod has rewritten, unless `[verify] before` /
-`after` name command templates to run instead.
+Cases name their tool (`"tool": "…"` on a line, else `[verify] tool`). For a
+tool of the workspace, the control is the tool as it is and the candidate the
+same tool in a scratch copy of the workspace whose tool sources the codemod
+has rewritten, so `check` still writes nothing of the user's. A tool listed in
+`[verify.control]` is instead compared, in place, with the differently named
+control tool given there (an MCP server's transitional twin, say). Like
+`jp-migrate verify --cases`, cases run against the workspace as it is.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,63 +58,60 @@ def migrated_copy(config: CheckConfig, workspace: Path) -> Iterator[Path]:
         files = api.migrate_tools(
             sources, api.ToolsOptions(write=True, exclude=tuple(config.exclude))
         )
-        broken = [f for f in files if f.status == "error"]
-        if broken:
-            where = (
-                os.path.relpath(broken[0].path, copy)
-                if os.path.isabs(broken[0].path)
-                else broken[0].path
-            )
+        broken = next((f for f in files if f.status == "error"), None)
+        if broken is not None:
             raise JpMigrateError(
-                f"{where}: cannot migrate a copy to verify against: {broken[0].message}"
+                f"{broken.path}: cannot migrate a copy to verify against: {broken.message}"
             )
         yield copy
 
 
-def _targets(config: CheckConfig, workspace: Path, candidate_root: Path | None) -> tuple[Any, Any]:
-    from jp_migrate.bridge.target import Target
-
-    tool = config.verify.tool
-    name = tool or "tool"
-    if config.verify.before is not None:
-        before = Target.from_template(config.verify.before, name, workspace)
-    elif tool is not None:
-        before = Target.from_workspace(workspace, tool)
-    else:
-        raise JpMigrateError(
-            "verify: set [verify] tool (a tool of the workspace) or before = TEMPLATE"
-        )
-    if config.verify.after is not None:
-        after = Target.from_template(config.verify.after, name, workspace)
-    elif tool is not None and candidate_root is not None:
-        after = Target.from_workspace(candidate_root, tool)
-    else:
-        raise JpMigrateError(
-            "verify: set [verify] tool (a tool of the workspace) or after = TEMPLATE"
-        )
-    return before, after
+def _groups(cases: Sequence[Any], default_tool: str | None) -> dict[str, list[tuple[int, Any]]]:
+    """Cases by the tool they call, each with its position in the cases file."""
+    groups: dict[str, list[tuple[int, Any]]] = {}
+    for index, case in enumerate(cases):
+        tool = case.tool or default_tool
+        if tool is None:
+            raise JpMigrateError(
+                f'{case.origin}: the case names no tool (add "tool" to it, or set [verify] tool)'
+            )
+        groups.setdefault(tool, []).append((index, case))
+    return groups
 
 
 def verify_step(config: CheckConfig, workspace: Path) -> list[VerifyCase]:
-    """Every configured case through the control and the candidate, compared (bridge.verify)."""
+    """Every configured case through its control and candidate, compared (bridge.verify)."""
     api = capability("jp_migrate.bridge.verify", "before/after verification")
+    from jp_migrate.bridge.target import Target
+
     assert config.cases is not None
-    cases = api.load_cases(config.cases)
     workspace = workspace.resolve()
-    timeout = config.verify.timeout or DEFAULT_TIMEOUT
-    with _candidate(config, workspace) as candidate_root:
-        before, after = _targets(config, workspace, candidate_root)
-        with api.scratch_roots([before]) as (scratch_before,):
-            results: list[VerifyCase] = api.verify_cases(
-                scratch_before, after, cases, jobs=config.jobs, timeout=timeout
+    groups = _groups(api.load_cases(config.cases), config.verify.tool)
+    wanted = config.verify.tools
+    if wanted is not None:
+        unknown = sorted(set(wanted) - set(groups))
+        if unknown:
+            raise JpMigrateError(
+                f"{config.cases}: no cases for [verify] tools {', '.join(unknown)}"
             )
-    return results
-
-
-@contextmanager
-def _candidate(config: CheckConfig, workspace: Path) -> Iterator[Path | None]:
-    if config.verify.after is not None:
-        yield None
-        return
-    with migrated_copy(config, workspace) as copy:
-        yield copy
+        groups = {tool: groups[tool] for tool in wanted}
+    timeout = config.verify.timeout or DEFAULT_TIMEOUT
+    results: list[VerifyCase] = []
+    with ExitStack() as stack:
+        copy: Path | None = None
+        for tool, numbered in sorted(groups.items()):
+            candidate = Target.from_workspace(workspace, tool)
+            twin = config.verify.control.get(tool)
+            if twin is not None:
+                control = Target.from_workspace(workspace, twin).named(candidate.call_name)
+            else:
+                if copy is None:
+                    copy = stack.enter_context(migrated_copy(config, workspace))
+                control, candidate = candidate, Target.from_workspace(copy, tool)
+            cases = [case for _, case in numbered]
+            found = api.verify_cases(control, candidate, cases, jobs=config.jobs, timeout=timeout)
+            # Number the cases as the file does, not per tool.
+            results += [
+                r.model_copy(update={"index": i}) for (i, _), r in zip(numbered, found, strict=True)
+            ]
+    return sorted(results, key=lambda r: r.index)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jp_migrate.contract.report import Report, StoreFile, ToolFile, Totals
+from jp_migrate.contract.report import Report, StoreFile, ToolFile, Totals, VerifyCase
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -35,6 +35,12 @@ def status_label(report: Report, f: StoreFile | ToolFile) -> str:
     if f.status == "migrated" and report.dry_run:
         return "would migrate"
     return f.status
+
+
+def case_label(c: VerifyCase) -> str:
+    """`3` or `3 (cases.jsonl:4 (greeting))`: the index, and where the case came from when known."""
+    origin = c.inputs.get("case")
+    return f"{c.index} ({origin})" if isinstance(origin, str) and origin else str(c.index)
 
 
 def site_counts(f: ToolFile) -> tuple[int, int]:

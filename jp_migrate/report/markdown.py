@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from jp_migrate.contract.report import Report, StoreFile, ToolFile, VerifyCase
-from jp_migrate.report._text import TOTAL_ROWS, headline, site_counts, status_label
+from jp_migrate.report._text import TOTAL_ROWS, case_label, headline, site_counts, status_label
 from jp_migrate.report.totals import normalize, notes
 
 DIFF_BUDGET = 50_000
@@ -98,7 +98,7 @@ def _tools_section(report: Report, files: list[ToolFile]) -> list[str]:
 
 def _verify_section(cases: list[VerifyCase]) -> list[str]:
     rows = [
-        [str(c.index), cell(c.verdict), cell(", ".join(c.differences)), cell(c.message)]
+        [cell(case_label(c)), cell(c.verdict), cell(", ".join(c.differences)), cell(c.message)]
         for c in cases
     ]
     header = ["Case", "Verdict", "Differences", "Message"]

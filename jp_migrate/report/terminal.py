@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from jp_migrate.contract.report import Report, StoreFile, ToolFile, VerifyCase
-from jp_migrate.report._text import headline, site_counts, status_label
+from jp_migrate.report._text import case_label, headline, site_counts, status_label
 from jp_migrate.report.totals import normalize, notes
 
 _STYLE = {
@@ -28,6 +28,13 @@ _STYLE = {
     "mismatch": "bold red",
 }
 PLAIN_WIDTH = 100
+MAX_PLAIN_WIDTH = 200
+
+
+def _plain_width(report: Report) -> int:
+    """Wide enough that paths do not wrap in a CI log, and the same for the same report."""
+    paths = [len(f.path) for f in [*(report.store or []), *(report.tools or [])]]
+    return max(PLAIN_WIDTH, min(MAX_PLAIN_WIDTH, max(paths, default=0) + 60))
 
 
 def wants_color(stream: IO[str] | None = None) -> bool:
@@ -79,7 +86,7 @@ def _verify_table(cases: list[VerifyCase]) -> Table:
     for name in ("Case", "Verdict", "Differences", "Message"):
         table.add_column(name, overflow="fold")
     for c in cases:
-        table.add_row(str(c.index), _status(c.verdict), ", ".join(c.differences), c.message)
+        table.add_row(case_label(c), _status(c.verdict), ", ".join(c.differences), c.message)
     return table
 
 
@@ -93,7 +100,7 @@ def render_terminal(report: Report, *, color: bool | None = None, width: int | N
         force_terminal=color,
         no_color=not color,
         color_system="standard" if color else None,
-        width=width or (Console().width if color else PLAIN_WIDTH),
+        width=width or (Console().width if color else _plain_width(report)),
         highlight=False,
         emoji=False,
     )
