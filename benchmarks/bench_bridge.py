@@ -1,0 +1,118 @@
+"""Bridge benchmarks (issue 5): per-call overhead of `bridge run`, and `verify` throughput with jobs.
+
+1. Overhead: `jp-migrate bridge run --command TOOL --json` against running TOOL
+   directly, alternately N times; the overhead (median difference) is compared
+   with interpreter start-up (`python -c pass`). Target: overhead at most
+   start-up + 50 ms.
+2. Throughput: `verify_cases` over C cases with jobs=2 against jobs=1 (the runs
+   are processes, so threads overlap them). Target: jobs=2 takes at most 0.6x.
+
+    python benchmarks/bench_bridge.py [-n 20] [--cases 24] [--smoke]
+
+Prints the figures and exits 1 when a target is missed (0 with --no-fail).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+TOOL = """import json, sys
+tool = json.loads(sys.argv[1])
+args = tool["arguments"]
+if "--migrated" in sys.argv[2:]:
+    print(json.dumps({"content": [{"type": "text", "text": "hello " + str(args.get("n"))}]}))
+else:
+    print(json.dumps({"type": "success", "content": "hello " + str(args.get("n"))}))
+"""
+
+
+def _run(command: Sequence[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(
+            f"error: {' '.join(command)} exited {done.returncode}: {done.stderr.decode()[-500:]}"
+        )
+    return elapsed
+
+
+def overhead(tool: Path, runs: int) -> dict[str, float]:
+    tool_json = json.dumps({"name": "bench", "arguments": {"n": 1}, "answers": {}, "options": {}})
+    direct = [sys.executable, str(tool), tool_json]
+    bridge = [
+        sys.executable, "-m", "jp_migrate", "bridge", "run", "--json", "--name", "bench",
+        "--command", f"{sys.executable} {tool} '{{{{tool}}}}'", "--args", '{"n": 1}',
+    ]  # fmt: skip
+    startup = [sys.executable, "-c", "pass"]
+    for command in (direct, bridge, startup):  # warm-up, untimed
+        _run(command)
+    timings: dict[str, list[float]] = {"direct": [], "bridge": [], "startup": []}
+    for _ in range(runs):
+        timings["direct"].append(_run(direct))
+        timings["bridge"].append(_run(bridge))
+        timings["startup"].append(_run(startup))
+    medians = {k: statistics.median(v) for k, v in timings.items()}
+    medians["overhead"] = medians["bridge"] - medians["direct"]
+    medians["over_startup"] = medians["overhead"] - medians["startup"]
+    return medians
+
+
+def throughput(tool: Path, count: int) -> dict[str, float]:
+    from jp_migrate.bridge.target import Target
+    from jp_migrate.bridge.verify import Case, verify_cases
+
+    command = f"{sys.executable} {tool.name} '{{{{tool}}}}'"
+    before = Target.from_template(command, "bench", tool.parent)
+    # The candidate is the same tool told to print the RFD 058 envelope instead of an Outcome.
+    after = Target.from_template(f"{command} --migrated", "bench", tool.parent)
+    cases = [Case({"n": i}) for i in range(count)]
+    figures: dict[str, float] = {}
+    for jobs in (1, 2):
+        start = time.perf_counter()
+        results = verify_cases(before, after, cases, jobs=jobs, timeout=60)
+        figures[f"jobs{jobs}"] = time.perf_counter() - start
+        bad = [r for r in results if r.verdict not in ("match", "expected")]
+        if bad:
+            sys.exit(f"error: unexpected verdict {bad[0].verdict}: {bad[0].message}")
+    figures["ratio"] = figures["jobs2"] / figures["jobs1"]
+    return figures
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", "--runs", type=int, default=20, help="overhead runs of each command")
+    parser.add_argument("--cases", type=int, default=24, help="verify cases for the throughput run")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check the script runs")
+    parser.add_argument("--no-fail", action="store_true", help="always exit 0 (report only)")
+    args = parser.parse_args(argv)
+    runs, cases = (2, 4) if args.smoke else (max(1, args.runs), max(2, args.cases))
+    with tempfile.TemporaryDirectory(prefix="bench-bridge-") as tmp:
+        tool = Path(tmp) / "tool.py"
+        tool.write_text(TOOL, encoding="utf-8")
+        o = overhead(tool, runs)
+        t = throughput(tool, cases)
+    ms = {k: v * 1000 for k, v in o.items()}
+    print(
+        f"bridge run: {ms['bridge']:.0f} ms, direct: {ms['direct']:.0f} ms, "
+        f"overhead: {ms['overhead']:.0f} ms, interpreter start-up: {ms['startup']:.0f} ms, "
+        f"overhead above start-up: {ms['over_startup']:.0f} ms (target ≤ 50 ms)"
+    )
+    print(
+        f"verify {cases} cases: jobs=1 {t['jobs1']:.2f} s, jobs=2 {t['jobs2']:.2f} s, "
+        f"ratio {t['ratio']:.2f} (target ≤ 0.60)"
+    )
+    missed = ms["over_startup"] > 50 or t["ratio"] > 0.6
+    return 0 if args.no_fail or args.smoke or not missed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
