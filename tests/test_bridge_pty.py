@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from bridge_support import write_tools
-from conftest import REPO
+from bridge_support import python_on_path, write_tools
+from conftest import EXAMPLES, REPO
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSIX pseudo-terminal")
 
@@ -22,7 +22,7 @@ class Terminal:
 
     def __init__(self, *args: str) -> None:
         self.master, slave = os.openpty()
-        env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
+        env = {**python_on_path(), "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "jp_migrate", *args],
             stdin=slave,
@@ -102,3 +102,21 @@ def test_no_input_flag_never_prompts(ws: Path) -> None:
     )
     assert term.finish(timeout=10) == 2
     assert "question 'confirm' (Apply?) has no answer" in term.seen
+
+
+def test_mcp_input_required_elicitation_asked_on_the_terminal() -> None:
+    term = Terminal(
+        "bridge",
+        "run",
+        "mcp_delete_file",
+        "-w",
+        str(EXAMPLES / "tools"),
+        "--args",
+        '{"path": "a.txt"}',
+        "--json",
+    )
+    term.expect("Delete a.txt? [y/n]", timeout=60)
+    term.send("y")
+    assert term.finish(timeout=30) == 0
+    outcome = _outcome(term.seen)
+    assert (outcome["protocol"], outcome["text"]) == ("mcp", "deleted a.txt")

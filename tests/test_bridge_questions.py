@@ -91,3 +91,25 @@ def test_a_tool_that_keeps_asking_stops_with_an_error() -> None:
 
     with pytest.raises(BridgeError, match="asked again"):
         resolve(stubborn, AnswerSource(given={"confirm": True}))
+
+
+def test_anything_else_is_answered_in_the_editor(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    import sys
+
+    from jp_migrate.bridge.questions import terminal_asker
+    from jp_migrate.contract.normalized import NormalizedQuestion
+
+    editor = tmp_path / "editor.py"
+    editor.write_text(
+        "import json, sys\n"
+        "doc = json.load(open(sys.argv[1]))\n"
+        "assert doc['schema'] == {'type': 'integer'} and doc['answer'] == 3\n"
+        "doc['answer'] = 42\n"
+        "json.dump(doc, open(sys.argv[1], 'w'))\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("VISUAL", f"{sys.executable} {editor}")
+    question = NormalizedQuestion.model_validate(
+        {"id": "n", "text": "How many?", "schema": {"type": "integer"}, "default": 3}
+    )
+    assert terminal_asker(question) == 42
