@@ -1,0 +1,82 @@
+"""Crash safety: SIGKILL the migrator at random moments; every events.json stays whole.
+
+After each kill every file parses and is wholly legacy or wholly migrated (the
+atomic rename), and a rerun finishes the job; the interrupted runs can still be
+verified against their backups.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import REPO, run_cli
+from store_support import generated_store
+
+KILLS = 24
+
+
+def _state(path: Path) -> str:
+    events = json.loads(path.read_bytes())  # raises if a kill left a torn file
+    kinds = {
+        "migrated" if isinstance(e["content"], list) else "legacy"
+        for e in events
+        if e.get("type") == "tool_call_response"
+    }
+    assert len(kinds) <= 1, f"{path} is partly migrated: {kinds}"
+    return kinds.pop() if kinds else "none"
+
+
+def _start(store: Path, *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "jp_migrate", "conversations", str(store), *args],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _timed_run(store: Path, scratch: Path) -> float:
+    """How long a whole run takes here (on a copy), so kills spread over start-up and writing."""
+    shutil.copytree(store, scratch)
+    started = time.perf_counter()
+    _start(scratch).wait(timeout=120)
+    elapsed = time.perf_counter() - started
+    shutil.rmtree(scratch)
+    return elapsed
+
+
+def test_sigkill_at_random_moments_never_tears_a_file(tmp_path: Path) -> None:
+    store = generated_store(tmp_path, conversations=160, total_bytes=2_400_000, seed=11)
+    files = sorted(store.glob("conversations/**/events.json"))
+    assert all(_state(p) == "legacy" for p in files)
+    duration = _timed_run(store, tmp_path / "timing")
+    rng = random.Random(2026)
+    states: list[dict[str, int]] = []
+    for kill in range(KILLS):
+        proc = _start(store, *(["--jobs", "2"] if kill % 3 == 2 else []))
+        time.sleep(rng.uniform(0.05, duration))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+        counts = {"legacy": 0, "migrated": 0, "none": 0}
+        for path in files:
+            counts[_state(path)] += 1
+        states.append(counts)
+        if counts["legacy"] == 0:  # the run got through: start over from the backups
+            assert run_cli("rollback", str(store)).returncode == 0
+    assert any(0 < s["migrated"] < len(files) for s in states), f"no kill landed mid-run: {states}"
+
+    final = run_cli("conversations", str(store))
+    assert final.returncode == 0, final.stderr
+    assert all(_state(p) in ("migrated", "none") for p in files)
+    assert not list(
+        store.glob("conversations/**/.*.partial")
+    )  # temporaries of killed runs cleaned up
+    verify = run_cli("conversations", str(store), "--verify")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
