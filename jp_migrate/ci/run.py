@@ -104,7 +104,7 @@ def run_check(config: CheckConfig, root: Path, workspace: Path, *, timings: bool
         from jp_migrate.ci.verify import verify_step
 
         started = time.perf_counter()
-        cases = verify_step(config, workspace)
+        cases = verify_step(config, workspace, root)
         clock["verify"] = time.perf_counter() - started
     report = Report(
         command="check",

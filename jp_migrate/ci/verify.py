@@ -14,12 +14,13 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from jp_migrate.ci.config import CheckConfig
-from jp_migrate.ci.run import capability
+from jp_migrate.ci.run import capability, shown
 from jp_migrate.contract.report import VerifyCase
 from jp_migrate.errors import JpMigrateError
 
@@ -79,14 +80,19 @@ def _groups(cases: Sequence[Any], default_tool: str | None) -> dict[str, list[tu
     return groups
 
 
-def verify_step(config: CheckConfig, workspace: Path) -> list[VerifyCase]:
-    """Every configured case through its control and candidate, compared (bridge.verify)."""
+def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[VerifyCase]:
+    """Every configured case through its control and candidate, compared (bridge.verify).
+
+    Cases are named by the cases file's path relative to `root` (the run root),
+    so reports do not depend on where the checkout lives.
+    """
     api = capability("jp_migrate.bridge.verify", "before/after verification")
     from jp_migrate.bridge.target import Target
 
     assert config.cases is not None
+    cases_file = Path(shown(str(config.cases), root))
     workspace = workspace.resolve()
-    groups = _groups(api.load_cases(config.cases), config.verify.tool)
+    groups = _groups(api.load_cases(cases_file), config.verify.tool)
     wanted = config.verify.tools
     if wanted is not None:
         unknown = sorted(set(wanted) - set(groups))
@@ -96,9 +102,9 @@ def verify_step(config: CheckConfig, workspace: Path) -> list[VerifyCase]:
             )
         groups = {tool: groups[tool] for tool in wanted}
     timeout = config.verify.timeout or DEFAULT_TIMEOUT
-    results: list[VerifyCase] = []
     with ExitStack() as stack:
         copy: Path | None = None
+        runs: list[tuple[int, Any, Any, Any]] = []  # (index in the file, control, candidate, case)
         for tool, numbered in sorted(groups.items()):
             candidate = Target.from_workspace(workspace, tool)
             twin = config.verify.control.get(tool)
@@ -108,10 +114,14 @@ def verify_step(config: CheckConfig, workspace: Path) -> list[VerifyCase]:
                 if copy is None:
                     copy = stack.enter_context(migrated_copy(config, workspace))
                 control, candidate = candidate, Target.from_workspace(copy, tool)
-            cases = [case for _, case in numbered]
-            found = api.verify_cases(control, candidate, cases, jobs=config.jobs, timeout=timeout)
-            # Number the cases as the file does, not per tool.
-            results += [
-                r.model_copy(update={"index": i}) for (i, _), r in zip(numbered, found, strict=True)
-            ]
+            runs += [(index, control, candidate, case) for index, case in numbered]
+
+        def one(run: tuple[int, Any, Any, Any]) -> VerifyCase:
+            index, control, candidate, case = run
+            result: VerifyCase = api.verify_case(control, candidate, case, index, timeout=timeout)
+            return result
+
+        # Cases of every tool share one pool: runs are processes, mostly waiting.
+        with ThreadPoolExecutor(max_workers=max(1, config.jobs)) as pool:
+            results = list(pool.map(one, runs))
     return sorted(results, key=lambda r: r.index)

@@ -38,9 +38,9 @@ def status_label(report: Report, f: StoreFile | ToolFile) -> str:
 
 
 def case_label(c: VerifyCase) -> str:
-    """`3` or `3 (cases.jsonl:4 (greeting))`: the index, and where the case came from when known."""
+    """Where the case came from (`cases.jsonl:4 (greeting)`) when known, else `case 3`."""
     origin = c.inputs.get("case")
-    return f"{c.index} ({origin})" if isinstance(origin, str) and origin else str(c.index)
+    return origin if isinstance(origin, str) and origin else f"case {c.index}"
 
 
 def site_counts(f: ToolFile) -> tuple[int, int]:

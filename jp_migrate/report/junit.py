@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from jp_migrate.contract.report import Report, StoreFile, ToolFile, VerifyCase
-from jp_migrate.report._text import plural
+from jp_migrate.report._text import case_label, plural
 from jp_migrate.report.totals import has_problems, is_failure, normalize, notes
 
 # Characters XML 1.0 cannot carry at all, even escaped (tool output can hold them).
@@ -53,7 +53,9 @@ def _file_case(report: Report, suite: str, f: StoreFile | ToolFile) -> ET.Elemen
 
 
 def _verify_case(c: VerifyCase) -> ET.Element:
-    case = ET.Element("testcase", {"classname": "jp-migrate.verify", "name": f"case {c.index}"})
+    case = ET.Element(
+        "testcase", {"classname": "jp-migrate.verify", "name": xml_safe(case_label(c))}
+    )
     if c.verdict == "error":
         ET.SubElement(case, "error", {"message": xml_safe(c.message or "error"), "type": "error"})
     elif c.verdict == "mismatch":
