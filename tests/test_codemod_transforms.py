@@ -1,0 +1,177 @@
+"""The codemod's transforms, as before/after pairs (SPEC §2 mapping table, row by row)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+from conftest import REPO
+
+from jp_migrate.codemod import migrate_source
+from jp_migrate.codemod.sites import RULE_IDS
+from jp_migrate.rules import discover_rules, run_examples
+
+FIXTURES = Path(__file__).parent / "fixtures" / "codemod"
+
+
+def rewrite(source: str) -> str:
+    result = migrate_source(dedent(source))
+    assert not result.unhandled, result.sites
+    return result.output if result.output is not None else dedent(source)
+
+
+def sites(source: str) -> list[str]:
+    return [f"{s.line}:{s.column}: {s.rule}: {s.reason}" for s in migrate_source(dedent(source)).sites]
+
+
+PAIRS = [
+    (
+        "success returned",
+        'def f(x):\n    return {"type": "success", "content": x}\n',
+        'def f(x):\n    return {"content": [{"type": "text", "text": x}]}\n',
+    ),
+    (
+        "success assigned, single quotes kept",
+        "out = {'type': 'success', 'content': f'{n} files'}\n",
+        "out = {'content': [{'type': 'text', 'text': f'{n} files'}]}\n",
+    ),
+    (
+        "error printed via json.dumps",
+        'print(json.dumps({"type": "error", "message": m, "trace": t, "transient": False}))\n',
+        'print(json.dumps({"content": [{"type": "text", "text": m}], "isError": True, "_meta": {"computer.jp/error": {"trace": t, "transient": False}}}))\n',
+    ),
+    (
+        "needs_input Text, default carried over",
+        'q = {"type": "needs_input", "question": {"id": "name", "text": "Name?", "answer_type": "Text", "default": user}}\n',
+        'q = {"content": [{"type": "question", "question": {"id": "name", "text": "Name?", "schema": {"type": "string"}, "default": user}}]}\n',
+    ),
+    (
+        "serde's one-key map spelling of a unit variant",
+        'q = {"type": "needs_input", "question": {"id": "ok", "text": "Ok?", "answer_type": {"Boolean": None}}}\n',
+        'q = {"content": [{"type": "question", "question": {"id": "ok", "text": "Ok?", "schema": {"type": "boolean"}}}]}\n',
+    ),
+    (
+        "dict() call success",
+        'r = dict(type="success", content=render())\n',
+        'r = dict(content=[{"type": "text", "text": render()}])\n',
+    ),
+    (
+        "key by key, annotated init",
+        'def f():\n    out: dict = {}\n    out["type"] = "success"\n    out["content"] = "x"\n    return out\n',
+        'def f():\n    out: dict = {}\n    out["content"] = [{"type": "text", "text": "x"}]\n    return out\n',
+    ),
+    (
+        "key by key needs_input",
+        'out = {"type": "needs_input"}\nout["question"] = {"id": "go", "text": "Go?", "answer_type": "Boolean"}\n',
+        'out = {}\nout["content"] = [{"type": "question", "question": {"id": "go", "text": "Go?", "schema": {"type": "boolean"}}}]\n',
+    ),
+    (
+        "a dict that is not an Outcome is untouched",
+        'event = {"type": "error", "code": 500}\nblock = {"type": "text", "text": "hi"}\n',
+        'event = {"type": "error", "code": 500}\nblock = {"type": "text", "text": "hi"}\n',
+    ),
+    (
+        "a file with nothing to do is untouched",
+        "def add(a, b):\n    return a + b\n",
+        "def add(a, b):\n    return a + b\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), [p[1:] for p in PAIRS], ids=[p[0] for p in PAIRS])
+def test_pairs(before: str, after: str) -> None:
+    assert rewrite(before) == after
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in FIXTURES.iterdir()))
+def test_fixture_pairs(case: str) -> None:
+    before = (FIXTURES / case / "before.py").read_bytes().decode("utf-8")
+    after = (FIXTURES / case / "after.py").read_bytes().decode("utf-8")
+    result = migrate_source(before)
+    assert result.output == after
+    assert migrate_source(after).status == "unchanged"  # idempotent
+
+
+def test_a_rewritten_needs_input_evaluates_pre_amble_once_and_only_emits_it_when_not_none() -> None:
+    source = rewrite(
+        """
+        calls = []
+        def preview(value):
+            calls.append(value)
+            return value
+        def ask(value):
+            return {"type": "needs_input", "question": {"id": "q", "text": "T", "pre_amble": preview(value), "answer_type": "Boolean"}}
+        """
+    )
+    scope: dict[str, object] = {}
+    exec(compile(source, "rewritten", "exec"), scope)
+    ask = scope["ask"]
+    assert ask("intro") == {"content": [{"type": "text", "text": "intro"}, {"type": "question", "question": {"id": "q", "text": "T", "schema": {"type": "boolean"}}}]}  # type: ignore[operator]
+    assert ask(None)["content"] == [{"type": "question", "question": {"id": "q", "text": "T", "schema": {"type": "boolean"}}}]  # type: ignore[operator,index]
+    assert scope["calls"] == ["intro", None]
+
+
+def test_the_rewrite_builds_what_the_foundation_converts_to() -> None:
+    """Every shipped sample Outcome, written as a literal and rewritten, evaluates to outcome_to_envelope's output."""
+    from jp_migrate.contract.parse import dump, parse_outcome
+    from jp_migrate.convert.upgrade import outcome_to_envelope
+
+    for sample in sorted((REPO / "examples" / "outcomes").glob("*.json")):
+        legacy = json.loads(sample.read_text("utf-8"))
+        source = f"value = {legacy!r}\n"
+        scope: dict[str, object] = {}
+        exec(compile(rewrite(source), sample.name, "exec"), scope)
+        expected = dump(outcome_to_envelope(parse_outcome(sample.read_bytes(), source=str(sample))))
+        assert json.loads(json.dumps(scope["value"])) == expected, sample.name
+
+
+def test_unhandled_sites_leave_the_file_as_is_and_name_rule_and_position() -> None:
+    source = """
+        def ok(x):
+            return {"type": "success", "content": x}
+
+        def dynamic(kind, x):
+            return {"type": kind, "content": x}
+        """
+    result = migrate_source(dedent(source))
+    assert result.output is None and result.status == "unchanged"
+    assert [f"{s.line}:{s.column}: {s.rule}" for s in result.sites] == ["6:12: codemod-dynamic-type"]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('x = {"type": "success", **extra}\n', "1:5: codemod-spread"),
+        ('r = json.loads(\'{"type": "needs_input", "question": {}}\')\n', "1:16: codemod-outcome-string"),
+        ('o = {"type": "success", "content": "a"}\nprint(o.get("content"))\n', "2:7: codemod-reads-legacy-keys"),
+        ('if r.get("type") == "error":\n    pass\n', "1:4: codemod-reads-legacy-keys"),
+        ('o = {}\no["type"] = kind\no["content"] = "a"\n', "2:1: codemod-dynamic-type"),
+        ('o["type"] = "success"\no["content"] = "a"\n', "1:1: codemod-keyed-dict"),
+    ],
+)
+def test_unhandled(source: str, expected: str) -> None:
+    assert any(site.startswith(expected) for site in sites(source)), sites(source)
+
+
+def test_skip_comment_on_a_line_and_at_the_top_of_a_file() -> None:
+    line = 'a = {"type": "success", "content": "x"}  # jp-migrate: skip\nb = {"type": "success", "content": "y"}\n'
+    assert rewrite(line) == line.replace('{"type": "success", "content": "y"}', '{"content": [{"type": "text", "text": "y"}]}')
+    whole = '#!/usr/bin/env python3\n# jp-migrate: skip\nb = {"type": "success", "content": "y"}\n'
+    assert migrate_source(whole).status == "skipped"
+    not_top = 'import json\n# jp-migrate: skip\nb = {"type": "success", "content": "y"}\n'
+    assert migrate_source(not_top).status == "migrated"
+
+
+def test_syntax_error_names_line_and_column() -> None:
+    result = migrate_source('x = {"type": "success", "content": (\n')
+    assert result.status == "error"
+    assert result.message.startswith("1:36: syntax error")
+
+
+def test_every_codemod_rule_ships_examples_that_pass() -> None:
+    rules = discover_rules(kind="codemod")
+    assert {r.id for r in rules} == set(RULE_IDS)
+    results = run_examples(rules)
+    assert results and all(r.passed for r in results), [r for r in results if not r.passed]
