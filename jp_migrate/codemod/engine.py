@@ -58,11 +58,15 @@ def _sites(findings: list[Finding], spans: dict[int, tuple[int, int]]) -> list[S
     return sorted(sites, key=lambda s: (s.line, s.column, s.rule))
 
 
-def migrate_source(source: str, *, generate: bool = True) -> SourceResult:
-    """`generate=False` (for --check without --diff) decides everything but skips code generation."""
+def migrate_source(source: str, *, generate: bool = True, precheck: bool = True) -> SourceResult:
+    """`generate=False` (for --check without --diff) decides everything but skips code generation.
+
+    `precheck=False` parses even files the substring pre-check rules out (tests use it to
+    show the pre-check never skips a real site).
+    """
     if file_is_skipped(source):
         return SourceResult("skipped", message="# jp-migrate: skip")
-    if not may_contain_outcome(source):
+    if precheck and not may_contain_outcome(source):
         # Nothing to rewrite; the C parser still names a syntax error, at a fraction of libcst's cost.
         error = syntax_error(source)
         return SourceResult("error", message=error) if error else SourceResult("unchanged")
