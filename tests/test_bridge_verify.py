@@ -328,7 +328,9 @@ def test_load_cases_missing_file(tmp_path: Path) -> None:
 
 # ── the example MCP server: --jp (before) against native (after) ──────────────
 
-MCP_TOOLS = ["greet", "divide", "service_status", "read_snippet", "delete_file"]
+# Each tool is run in both modes by test_bridge_mcp; here the two richest pairs go through verify
+# (a transient error in _meta, and Outcome::NeedsInput against an input_required elicitation).
+MCP_TOOLS = ["service_status", "delete_file"]
 
 
 @pytest.mark.parametrize("tool", MCP_TOOLS)
