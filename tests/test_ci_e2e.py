@@ -50,3 +50,55 @@ def test_exit_2_on_a_bad_config_naming_file_and_key(tmp_path: Path) -> None:
 def test_exit_2_on_a_usage_error(tmp_path: Path) -> None:
     result = run_cli("check", "ws", "--report", "pdf", cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+DYNAMIC_TOOL = """\
+import json
+import sys
+
+
+def result(kind, text):
+    return {"type": kind, "content": text}
+
+
+print(json.dumps(result(sys.argv[1], "hi")))
+"""
+
+BROKEN_TOOL = "def oops(:\n"
+
+
+def test_every_report_of_a_real_run_agrees_and_validates(tmp_path: Path) -> None:
+    import jsonschema
+    from report_support import REPORT_SCHEMA, expected_from_json, junit_counts, validate_sarif
+
+    ws = legacy_workspace(tmp_path / "ws")
+    (ws / "tools").mkdir()
+    (ws / "tools" / "dynamic.py").write_text(DYNAMIC_TOOL)
+    (ws / "tools" / "broken.py").write_text(BROKEN_TOOL)
+    args = ["check", "ws", "--diff"]
+    for fmt in ("json", "markdown", "junit", "sarif"):
+        args += ["--report", f"{fmt}=out/r.{fmt}"]
+    result = run_cli(*args, cwd=tmp_path)
+    assert result.returncode == 2  # the broken tool source is an input error
+    assert result.stderr.startswith("error: ws/tools/broken.py: ")
+    data = json.loads((tmp_path / "out/r.json").read_text())
+    jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(data)
+    assert junit_counts((tmp_path / "out/r.junit").read_text()) == expected_from_json(data)
+    sarif = validate_sarif((tmp_path / "out/r.sarif").read_text())
+    located = {
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+        for r in sarif["runs"][0]["results"]
+    }
+    assert located == {
+        ("codemod-dynamic-type", "ws/tools/dynamic.py"),
+        ("tool-error", "ws/tools/broken.py"),
+    }
+    dynamic = next(r for r in sarif["runs"][0]["results"] if r["ruleId"] == "codemod-dynamic-type")
+    assert dynamic["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 6,
+        "startColumn": 12,
+    }
+    # a second run gives the same bytes for the deterministic formats
+    first = {fmt: (tmp_path / f"out/r.{fmt}").read_bytes() for fmt in ("json", "markdown")}
+    assert run_cli(*args, cwd=tmp_path).returncode == 2
+    assert {fmt: (tmp_path / f"out/r.{fmt}").read_bytes() for fmt in ("json", "markdown")} == first

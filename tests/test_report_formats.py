@@ -4,68 +4,13 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
-import jsonschema
 import pytest
-from report_support import sample_report
+from report_support import expected_from_json, junit_counts, sample_report, validate_sarif
 
 from jp_migrate.contract.report import Report, Site, StoreFile, ToolFile, VerifyCase
 from jp_migrate.report import render_report
-
-# The SARIF 2.1.0 schema (a strict subset of the official OASIS file; provenance inside).
-SARIF_SCHEMA = json.loads(
-    (Path(__file__).parent / "data" / "sarif-schema-2.1.0.subset.json").read_text("utf-8")
-)
-
-
-def validate_sarif(text: str) -> dict[str, Any]:
-    log = json.loads(text)
-    jsonschema.Draft4Validator(SARIF_SCHEMA, format_checker=jsonschema.FormatChecker()).validate(
-        log
-    )
-    return log
-
-
-def junit_counts(text: str) -> dict[str, int]:
-    root = ET.fromstring(text.encode("utf-8"))
-    assert root.tag == "testsuites"
-    cases = root.findall("./testsuite/testcase")
-    counted = {k: int(root.get(k, "-1")) for k in ("tests", "failures", "errors", "skipped")}
-    # the attributes agree with the elements they summarize
-    assert counted == {
-        "tests": len(cases),
-        "failures": sum(c.find("failure") is not None for c in cases),
-        "errors": sum(c.find("error") is not None for c in cases),
-        "skipped": sum(c.find("skipped") is not None for c in cases),
-    }
-    return counted
-
-
-def expected_from_json(data: dict[str, Any]) -> dict[str, int]:
-    """What JUnit must count, derived from the JSON report alone."""
-    files = [*(data["store"] or []), *(data["tools"] or [])]
-    failing = [
-        f
-        for f in files
-        if f.get("problems")
-        or (
-            f["status"] not in ("error", "skipped")
-            and (
-                (data["dry_run"] and f["status"] == "migrated")
-                or any(s["action"] == "unhandled" for s in f.get("sites", []))
-            )
-        )
-    ]
-    t = data["totals"]
-    return {
-        "tests": t["files"] + t["cases"],
-        "failures": len(failing) + t["mismatches"],
-        "errors": t["errors"],
-        "skipped": t["skipped"],
-    }
 
 
 @pytest.mark.parametrize("dry_run", [True, False])
