@@ -104,3 +104,15 @@ def test_root_is_found_from_a_subdirectory_or_the_jp_dir(ws: Path) -> None:
 def test_no_workspace(tmp_path: Path) -> None:
     with pytest.raises(BridgeError, match="no .jp/ directory"):
         find_root(tmp_path)
+
+
+def test_package_exports_are_lazy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import jp_migrate.bridge as b; b.Target; b.verify_cases; "
+        "print('mcp' in sys.modules, 'jp_migrate.bridge.mcp_client' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]  # the MCP SDK loads only on the MCP path
