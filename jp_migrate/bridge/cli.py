@@ -236,8 +236,17 @@ def verify(
 
     Each side is a command template (--before/--after) or a tool in a
     workspace config (--tool, --before-tool/--after-tool, with --workspace or
-    --before-workspace/--after-workspace). Each case is reported as match,
-    expected difference, mismatch or error, with its inputs and both outcomes.
+    --before-workspace/--after-workspace). Both sides run under one tool name
+    (--name, else the control's). The control is read as the legacy host reads
+    it (Outcome, RFD D31), the candidate as the RFD 058 host does.
+
+    A cases file has one JSON object per line: {"arguments", "answers",
+    "options"}, optionally "name" (a label) and "tool" (the line is for that
+    tool only: --tool, else --after-tool, else --name).
+
+    Each case is reported as match, expected (naming the SPEC §2 difference),
+    mismatch (naming the fields) or error, with its inputs and both outcomes.
+    Exit 0 all good, 1 a mismatch, 2 a case could not run.
     """
     from jp_migrate.bridge.verify import cases_from_store, load_cases, scratch_roots, verify_cases
     from jp_migrate.errors import JpMigrateError
