@@ -46,7 +46,12 @@ def b64(text: str) -> str:
 
 
 def write_conversation(
-    root: Path, name: str, events: list[Any] | bytes | str, *, archived: bool = False, metadata: bool = True
+    root: Path,
+    name: str,
+    events: list[Any] | bytes | str,
+    *,
+    archived: bool = False,
+    metadata: bool = True,
 ) -> Path:
     directory = root / "conversations" / (".archive" if archived else "") / name
     directory.mkdir(parents=True, exist_ok=True)
@@ -57,16 +62,31 @@ def write_conversation(
     elif isinstance(events, str):
         (directory / "events.json").write_text(events, "utf-8")
     else:
-        (directory / "events.json").write_text(json.dumps(events, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        (directory / "events.json").write_text(
+            json.dumps(events, indent=2, ensure_ascii=False) + "\n", "utf-8"
+        )
     return directory / "events.json"
 
 
-def legacy_events(call: str = "call_1", text: str = "Check succeeded.", *, encode: bool = True) -> list[Any]:
+def legacy_events(
+    call: str = "call_1", text: str = "Check succeeded.", *, encode: bool = True
+) -> list[Any]:
     return [
         {"timestamp": "2026-01-01 10:00:00.0", "type": "chat_request", "content": "run it"},
-        {"timestamp": "2026-01-01 10:00:01.0", "type": "tool_call_request", "id": call, "name": "cargo_check", "arguments": {}},
-        {"timestamp": "2026-01-01 10:00:02.0", "type": "tool_call_response", "id": call,
-         "content": b64(text) if encode else text, "is_error": False},
+        {
+            "timestamp": "2026-01-01 10:00:01.0",
+            "type": "tool_call_request",
+            "id": call,
+            "name": "cargo_check",
+            "arguments": {},
+        },
+        {
+            "timestamp": "2026-01-01 10:00:02.0",
+            "type": "tool_call_response",
+            "id": call,
+            "content": b64(text) if encode else text,
+            "is_error": False,
+        },
         {"timestamp": "2026-01-01 10:00:03.0", "type": "chat_response", "message": "done"},
     ]
 
@@ -88,14 +108,22 @@ def element_bytes(raw: bytes) -> list[bytes]:
 
 
 def bench_module() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_store", REPO / "benchmarks" / "bench_store.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_store", REPO / "benchmarks" / "bench_store.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def generated_store(tmp: Path, conversations: int = 40, total_bytes: int = 400_000, seed: int = 7) -> Path:
+def generated_store(
+    tmp: Path, conversations: int = 40, total_bytes: int = 400_000, seed: int = 7
+) -> Path:
     return bench_module().generate_store(
-        tmp / "generated", conversations=conversations, total_bytes=total_bytes, seed=seed, archived=3
+        tmp / "generated",
+        conversations=conversations,
+        total_bytes=total_bytes,
+        seed=seed,
+        archived=3,
     )

@@ -43,8 +43,15 @@ def content_wrong_type(root: Path) -> Path:
 def invalid_base64(root: Path) -> Path:
     events = legacy_events()
     events.append(
-        {"timestamp": "t", "type": "tool_call_response", "id": "img", "is_error": False,
-         "content": [{"type": "resource", "resource": {"uri": "file:///x.png", "blob": "not base64!"}}]}
+        {
+            "timestamp": "t",
+            "type": "tool_call_response",
+            "id": "img",
+            "is_error": False,
+            "content": [
+                {"type": "resource", "resource": {"uri": "file:///x.png", "blob": "not base64!"}}
+            ],
+        }
     )
     return write_conversation(root, BAD, events)
 

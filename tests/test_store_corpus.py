@@ -49,7 +49,9 @@ def test_corpus_migration_end_to_end(tmp_path: Path) -> None:
             if o.get("type") == "tool_call_response":
                 assert isinstance(n["content"], list), f"{path}[{index}] not migrated"
                 assert stored_payload_text(n) == decode_payload(o["content"])[0]
-                assert {k: v for k, v in n.items() if k != "content"} == {k: v for k, v in o.items() if k != "content"}
+                assert {k: v for k, v in n.items() if k != "content"} == {
+                    k: v for k, v in o.items() if k != "content"
+                }
             else:
                 assert new_parts[index] == old_parts[index], f"{path}[{index}] changed"
         if not any(e.get("type") == "tool_call_response" for e in old):
@@ -113,10 +115,14 @@ def test_json_report_follows_the_schema_and_is_deterministic(tmp_path: Path) -> 
     assert report["command"] == "conversations"
     assert report.get("timings") is None  # deterministic: no durations unless --timings
     assert {f["status"] for f in report["store"]} == {"migrated", "unchanged"}
-    written = run_cli("conversations", str(store), "--report", f"json={tmp_path / 'r.json'}", cwd=tmp_path)
+    written = run_cli(
+        "conversations", str(store), "--report", f"json={tmp_path / 'r.json'}", cwd=tmp_path
+    )
     assert written.returncode == 0
     data = json.loads((tmp_path / "r.json").read_text())
-    assert all(f["sha256_before"] and f["sha256_after"] for f in data["store"] if f["status"] == "migrated")
+    assert all(
+        f["sha256_before"] and f["sha256_after"] for f in data["store"] if f["status"] == "migrated"
+    )
 
 
 def test_messages_era_layout_is_reported_unsupported_never_misread(tmp_path: Path) -> None:

@@ -1,0 +1,200 @@
+"""Options of `jp-migrate conversations`: encodings, archives, shards, jobs, the API, splicing."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from store_support import (
+    b64,
+    element_bytes,
+    generated_store,
+    legacy_events,
+    responses,
+    snapshot,
+    write_conversation,
+)
+
+from jp_migrate.errors import JpMigrateError
+from jp_migrate.store import StoreOptions, migrate_stores
+from jp_migrate.store.discover import in_shard
+
+URLSAFE = base64.urlsafe_b64encode(b"what?? ok>>").decode()  # holds `_` and `-`
+
+
+def _one(root: Path, content: str) -> Path:
+    events = legacy_events()
+    events[2]["content"] = content
+    return write_conversation(root, "17000000001-a", events)
+
+
+@pytest.mark.parametrize(
+    ("source", "encoding", "stored"),
+    [
+        (b64("hé"), "auto", b64("hé")),
+        (URLSAFE, "auto", b64("what?? ok>>")),
+        ("plain ✓", "auto", "plain ✓"),
+        ("plain ✓", "base64", b64("plain ✓")),
+        (b64("hé"), "plain", "hé"),
+    ],
+)
+def test_payload_encoding(tmp_path: Path, source: str, encoding: str, stored: str) -> None:
+    path = _one(tmp_path / "s", source)
+    result = run_cli("conversations", str(tmp_path / "s"), "--encoding", encoding)
+    assert result.returncode == 0, result.stderr
+    assert responses(path)[0]["content"] == [{"type": "text", "text": stored}]
+
+
+def test_urlsafe_repairs_are_reported(tmp_path: Path) -> None:
+    _one(tmp_path / "s", URLSAFE)
+    result = run_cli("conversations", str(tmp_path / "s"), "--dry-run", "--report", "json")
+    report = json.loads(result.stdout)
+    (file,) = report["store"]
+    assert file["repairs"] == [
+        {"event_index": 2, "event_id": "call_1", "field": "content", "kind": "urlsafe-base64"}
+    ]
+    assert report["totals"]["repairs"] == 1
+
+
+def test_archived_conversations_are_included_unless_excluded(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    live = write_conversation(root, "17000000001-live", legacy_events())
+    archived = write_conversation(root, "17000000002-old", legacy_events(), archived=True)
+    before = archived.read_bytes()
+    assert run_cli("conversations", str(root), "--exclude-archived").returncode == 0
+    assert isinstance(responses(live)[0]["content"], list)
+    assert archived.read_bytes() == before
+    assert run_cli("conversations", str(root)).returncode == 0
+    assert isinstance(responses(archived)[0]["content"], list)
+
+
+def test_path_kinds_workspace_root_and_one_conversation(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    a = write_conversation(workspace / ".jp", "17000000001-a", legacy_events())
+    b = write_conversation(workspace / ".jp", "17000000002-b", legacy_events())
+    one = run_cli("conversations", str(b.parent))  # one conversation directory
+    assert one.returncode == 0, one.stderr
+    assert isinstance(responses(b)[0]["content"], list) and isinstance(
+        responses(a)[0]["content"], str
+    )
+    assert (
+        workspace / ".jp" / ".jp-migrate"
+    ).is_dir()  # backups at the storage root, not in conversations/
+    assert run_cli("conversations", str(workspace)).returncode == 0  # a workspace
+    assert isinstance(responses(a)[0]["content"], list)
+    bad = run_cli("conversations", str(tmp_path))
+    assert bad.returncode == 2 and "not a workspace" in bad.stderr
+
+
+def test_shards_partition_the_store_stably(tmp_path: Path) -> None:
+    store = generated_store(tmp_path, conversations=30, total_bytes=60_000)
+    names = sorted(p.parent.name for p in store.glob("conversations/**/events.json"))
+    shards = [
+        {
+            Path(f.path).parent.name
+            for f in migrate_stores([store], StoreOptions(check=True, shard=f"{k}/3"))
+        }
+        for k in (1, 2, 3)
+    ]
+    assert sorted(n for s in shards for n in s) == names  # every conversation in exactly one shard
+    assert all(shards)
+    assert all(in_shard(n, (k + 1, 3)) for k, s in enumerate(shards) for n in s)
+    with pytest.raises(JpMigrateError):
+        migrate_stores([store], StoreOptions(shard="4/3"))
+    bad = run_cli("conversations", str(store), "--shard", "0/2")
+    assert bad.returncode == 2 and "--shard" in bad.stderr
+
+
+def test_jobs_give_the_same_bytes_as_one_process(tmp_path: Path) -> None:
+    one = generated_store(tmp_path / "one", conversations=24, total_bytes=120_000, seed=3)
+    two = generated_store(tmp_path / "two", conversations=24, total_bytes=120_000, seed=3)
+    assert run_cli("conversations", str(one), "--no-backup").returncode == 0
+    result = run_cli("conversations", str(two), "--no-backup", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    assert {k: v[0] for k, v in snapshot(one).items()} == {
+        k: v[0] for k, v in snapshot(two).items()
+    }
+
+
+def test_api_returns_store_files_and_never_raises_for_bad_files(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    write_conversation(root, "17000000001-a", legacy_events())
+    write_conversation(root, "17000000002-b", b"{")
+    files = migrate_stores([root], StoreOptions(dry_run=True, diff=True))
+    assert [f.status for f in files] == ["migrated", "error"]
+    assert files[0].diff and files[0].diff.startswith("--- a/")
+    assert "invalid JSON" in files[1].message
+    assert not (root / ".jp-migrate").exists()
+    with pytest.raises(JpMigrateError):
+        migrate_stores([tmp_path / "missing"], StoreOptions())
+
+
+def test_a_non_canonical_file_keeps_every_other_event_byte_for_byte(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    events = legacy_events()
+    compact = (
+        "[" + ",\n".join(json.dumps(e, separators=(",", ":")) for e in events) + "]"
+    )  # not JP's format
+    path = write_conversation(root, "17000000001-a", compact)
+    before = element_bytes(path.read_bytes())
+    assert run_cli("conversations", str(root)).returncode == 0
+    after = element_bytes(path.read_bytes())
+    assert [a for i, a in enumerate(after) if i != 2] == [b for i, b in enumerate(before) if i != 2]
+    assert json.loads(after[2])["content"] == [{"type": "text", "text": b64("Check succeeded.")}]
+    assert b"\n" not in after[2]  # written in the style of the event it replaces
+    assert path.read_text().startswith("[{") and path.read_text().endswith("}]")
+
+
+def test_unknown_events_and_fields_pass_through(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    events = legacy_events()
+    events.insert(0, {"type": "future_event", "payload": {"x": [1, 2.5, None]}})
+    events[3]["extra_field"] = {"kept": True}
+    path = write_conversation(root, "17000000001-a", events)
+    assert run_cli("conversations", str(root)).returncode == 0
+    new = json.loads(path.read_bytes())
+    assert new[0] == events[0]
+    assert new[3]["extra_field"] == {"kept": True}
+
+
+def test_check_with_diff_and_report_to_a_file(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    write_conversation(root, "17000000001-a", legacy_events())
+    out = tmp_path / "reports" / "r.md"
+    result = run_cli("conversations", str(root), "--check", "--diff", "--report", f"markdown={out}")
+    assert result.returncode == 1
+    assert "@@ events[2] tool_call_response call_1 @@" in result.stdout
+    assert out.read_text().strip()
+    usage = run_cli("conversations", str(root), "--check", "--verify")
+    assert usage.returncode == 2
+
+
+def test_bench_store_runs_small(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    result = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/bench_store.py",
+            "--size",
+            "0.01",
+            "--json",
+            "--dir",
+            str(tmp_path),
+        ],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert set(figures["ratios"]) == {"no-backup", "backup", "jobs2", "check"}
+    assert figures["peak_rss"] > 0 and figures["big_largest"] > figures["largest"]

@@ -1,0 +1,167 @@
+"""Rollback (Alembic's downgrade to our upgrade), run records, and --verify against backups."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+from store_support import b64, corpus_store, legacy_events, responses, snapshot, write_conversation
+
+
+def _runs(root: Path) -> list[Path]:
+    runs = root / ".jp-migrate" / "runs"
+    return sorted(runs.iterdir()) if runs.is_dir() else []
+
+
+def test_state_dir_is_beside_conversations_and_ignored_by_git(tmp_path: Path) -> None:
+    store = corpus_store(tmp_path)
+    assert run_cli("conversations", str(store)).returncode == 0
+    state = store / ".jp-migrate"
+    assert (state / ".gitignore").read_text() == "*\n"
+    assert not list(
+        (store / "conversations").glob("**/.jp-migrate*")
+    )  # nothing of ours inside conversations/
+    (run,) = _runs(store)
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["schema"] == "jp-migrate.store-run.v1"
+    for record in manifest["files"]:
+        assert set(record) >= {"path", "sha256_before", "sha256_after", "rules", "backup"}
+        assert record["rules"] == ["store-faithful-text"]
+        backup = run / record["backup"]
+        original = (store / record["path"]).stat()
+        assert backup.stat().st_ino != original.st_ino  # the original inode is the backup now
+        assert backup.stat().st_nlink == 1
+
+
+def test_a_run_that_changes_nothing_leaves_no_record(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    write_conversation(root, "17000000001-a", [{"type": "turn_start", "timestamp": "t"}])
+    assert run_cli("conversations", str(root)).returncode == 0
+    assert _runs(root) == []
+
+
+def test_bare_rollback_undoes_the_most_recent_run_that_changed_files(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    a = write_conversation(root, "17000000001-a", legacy_events())
+    original_a = a.read_bytes()
+    assert run_cli("conversations", str(root)).returncode == 0
+    b = write_conversation(root, "17000000002-b", legacy_events("call_2"))
+    original_b = b.read_bytes()
+    assert run_cli("conversations", str(root)).returncode == 0  # second run: only b changes
+    assert run_cli("conversations", str(root)).returncode == 0  # third run: nothing, no record
+    _first, second = _runs(root)
+
+    result = run_cli("rollback", str(root))
+    assert result.returncode == 0, result.stderr
+    assert b.read_bytes() == original_b
+    assert isinstance(responses(a)[0]["content"], list)  # the first run is still applied
+    assert (second / "rolled-back").exists()
+
+    again = run_cli("rollback", str(root))  # the next bare rollback takes the run before
+    assert again.returncode == 0
+    assert a.read_bytes() == original_a
+
+    redo = run_cli("rollback", str(root), "--run", second.name)  # --run picks one explicitly
+    assert redo.returncode == 0, (
+        redo.stderr
+    )  # its file is as before that run already: nothing to do
+    assert b.read_bytes() == original_b
+
+
+def test_rollback_refuses_a_file_changed_since_and_force_overrides(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    a = write_conversation(root, "17000000001-a", legacy_events())
+    b = write_conversation(root, "17000000002-b", legacy_events("call_2"))
+    original_a, original_b = a.read_bytes(), b.read_bytes()
+    assert run_cli("conversations", str(root)).returncode == 0
+    edited = a.read_text().replace('"done"', '"done, and jp wrote more"')
+    a.write_text(edited)
+
+    refused = run_cli("rollback", str(root))
+    assert refused.returncode == 2
+    (line,) = refused.stderr.strip().splitlines()
+    assert "17000000001-a/events.json" in line and "changed since" in line and "--force" in line
+    assert a.read_text() == edited  # refused: untouched
+    assert b.read_bytes() == original_b  # the others are restored
+
+    forced = run_cli("rollback", str(root), "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert a.read_bytes() == original_a
+
+
+def test_rollback_of_an_unknown_run_is_a_usage_error(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    write_conversation(root, "17000000001-a", legacy_events())
+    result = run_cli("rollback", str(root), "--run", "nope")
+    assert result.returncode == 2
+    assert "nope" in result.stderr
+
+
+def test_downgrade_converts_back_when_there_is_no_backup(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    a = write_conversation(root, "17000000001-a", legacy_events(text="plain ✓", encode=False))
+    original = a.read_bytes()
+    assert run_cli("conversations", str(root), "--no-backup").returncode == 0
+    (run,) = _runs(root)
+    assert not (run / "backup").exists()
+
+    without = run_cli("rollback", str(root))
+    assert without.returncode == 2
+    assert "--downgrade" in without.stderr
+
+    result = run_cli("rollback", str(root), "--downgrade")
+    assert result.returncode == 0, result.stderr
+    assert a.read_bytes() == original  # faithful, canonical: downgrade gives the bytes back
+
+
+def test_downgrade_without_any_run(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    migrated = legacy_events()
+    migrated[2]["content"] = [{"type": "text", "text": b64("Check succeeded.")}]
+    a = write_conversation(root, "17000000001-a", migrated)
+    assert run_cli("rollback", str(root), "--downgrade").returncode == 0
+    assert responses(a)[0]["content"] == b64("Check succeeded.")
+
+
+def test_verify_compares_with_the_backup_and_reports_a_mismatch(tmp_path: Path) -> None:
+    store = corpus_store(tmp_path)
+    assert run_cli("conversations", str(store)).returncode == 0
+    path = next(store.glob("conversations/17673061097-*/events.json"))
+    before = snapshot(store)
+    tampered = path.read_text().replace(
+        b64("Check succeeded. No warnings or errors found."), b64("Check failed.")
+    )
+    path.write_text(tampered)
+    result = run_cli("conversations", str(store), "--verify")
+    assert result.returncode == 1
+    assert "17673061097" in result.stderr and "renders differently" in result.stderr
+    assert (
+        snapshot(store)[path.relative_to(store).as_posix()][0]
+        != before[path.relative_to(store).as_posix()][0]
+    )
+
+
+def test_verify_reports_legacy_events_and_unparsable_files(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    write_conversation(root, "17000000001-a", legacy_events())
+    result = run_cli("conversations", str(root), "--verify")
+    assert result.returncode == 1
+    assert "not migrated" in result.stderr
+    write_conversation(root, "17000000002-b", "[\n")
+    broken = run_cli("conversations", str(root), "--verify")
+    assert broken.returncode == 2
+    assert "17000000002-b/events.json" in broken.stderr and "invalid JSON" in broken.stderr
+
+
+def test_verify_warns_about_events_that_would_not_survive_a_downgrade(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    events = legacy_events()
+    events[2]["content"] = [
+        {"type": "text", "text": b64("one")},
+        {"type": "text", "text": b64("two")},
+    ]
+    write_conversation(root, "17000000001-a", events)
+    result = run_cli("conversations", str(root), "--verify")
+    assert result.returncode == 0  # a warning, not a problem
+    assert "would not survive a downgrade" in result.stderr
