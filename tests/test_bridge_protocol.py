@@ -174,3 +174,27 @@ def test_elicitation_form_properties_become_questions() -> None:
 def test_input_requests_the_bridge_cannot_answer_are_an_error() -> None:
     with pytest.raises(BridgeError, match="sampling/createMessage"):
         _form_questions({"s": SimpleNamespace(method="sampling/createMessage", params=None)})
+
+
+# ── every normalized outcome the bridge builds fits the shipped schema ────────
+
+
+def test_bridge_outcomes_validate_against_the_shipped_schema() -> None:
+    from jp_migrate.bridge.protocol import input_required_outcome
+    from jp_migrate.contract.normalized import NormalizedQuestion
+    from jp_migrate.contract.parse import dump
+    from jp_migrate.contract.schemas import validator
+
+    check = validator("normalized-outcome")
+    question = NormalizedQuestion.model_validate(
+        {"id": "q", "text": "Go?", "schema": {"type": "boolean"}}
+    )
+    outcomes = [
+        interpret_mcp(RESULT, "t", "legacy").outcome,
+        interpret_mcp(RESULT, "t", "blocks").outcome,
+        interpret_mcp({"content": [text(SUCCESS)]}, "t", "auto").outcome,
+        interpret_local(run(ENVELOPE), "auto").outcome,
+        input_required_outcome([question]),
+    ]
+    for outcome in outcomes:
+        check.validate(dump(outcome))
