@@ -173,3 +173,26 @@ def test_unwritable_target_is_one_error_naming_the_file(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(JpMigrateError, match=r"cannot write json report"):
         emit_reports(sample_report(), [f"json={blocker / 'r.json'}"])
+
+
+def test_terminal_lists_large_sections_as_lines_without_the_quiet_rows() -> None:
+    from jp_migrate.contract.report import StoreFile
+    from jp_migrate.report.terminal import TABLE_LIMIT
+
+    store = [
+        StoreFile(
+            path=f"c{i:04d}/events.json",
+            conversation=f"c{i:04d}",
+            status="migrated" if i % 2 else "unchanged",
+            events_total=4,
+            events_migrated=1 if i % 2 else 0,
+        )
+        for i in range(TABLE_LIMIT + 2)
+    ]
+    text = render_report(
+        Report(command="check", dry_run=True, store=store), "terminal", color=False
+    )
+    assert "┃" not in text  # no table
+    assert "would migrate c0001/events.json  (events 1/4, repairs 0)" in text
+    assert "c0002/events.json" not in text
+    assert f"… and {(TABLE_LIMIT + 2) // 2} unchanged" in text

@@ -29,6 +29,7 @@ _STYLE = {
 }
 PLAIN_WIDTH = 100
 MAX_PLAIN_WIDTH = 200
+TABLE_LIMIT = 200  # rows; larger sections print as lines
 
 
 def _plain_width(report: Report) -> int:
@@ -47,47 +48,72 @@ def wants_color(stream: IO[str] | None = None) -> bool:
 
 
 def _status(label: str) -> Text:
-    return Text(label, style=_STYLE.get(label, ""))
+    return Text(label, style=_STYLE.get(label.strip(), ""))
 
 
-def _store_table(report: Report, files: list[StoreFile]) -> Table:
-    table = Table(title="Conversation stores", title_justify="left", expand=False)
-    for name in ("File", "Status", "Events", "Repairs", "Message"):
-        table.add_column(name, overflow="fold")
-    for f in files:
-        table.add_row(
-            f.path,
-            _status(status_label(report, f)),
-            f"{f.events_migrated}/{f.events_total}",
-            str(len(f.repairs)),
-            notes(f),
+Row = tuple[str, list[str | Text]]  # (status or verdict label, the cells after the label)
+
+
+def _section(
+    console: Console, title: str, columns: tuple[str, ...], rows: list[Row], quiet: str
+) -> None:
+    """A table; past TABLE_LIMIT rows (rich tables cost ~2 ms a row), one line per row that
+    is not `quiet`, and a count of the quiet ones."""
+    if len(rows) <= TABLE_LIMIT:
+        table = Table(title=title, title_justify="left", expand=False)
+        for name in columns:
+            table.add_column(name, overflow="fold")
+        for label, cells in rows:
+            table.add_row(cells[0], _status(label), *cells[1:])
+        console.print(table)
+        return
+    lines = [Text(title, style="italic")]
+    for label, cells in rows:
+        if label == quiet:
+            continue
+        # `would migrate  path  (events 5/40, repairs 0)`: the columns after File and Status.
+        details = ", ".join(
+            f"{name.lower()} {cell}"
+            for name, cell in zip(columns[2:], cells[1:], strict=True)
+            if str(cell)
         )
-    return table
+        lines.append(
+            Text.assemble(
+                _status(f"{label:<13}"), " ", str(cells[0]), f"  ({details})" if details else ""
+            )
+        )
+    hidden = sum(label == quiet for label, _ in rows)
+    if hidden:
+        lines.append(Text(f"… and {hidden} {quiet}", style="dim"))
+    console.print(Text("\n").join(lines))  # one print: per-line prints cost as much as table rows
 
 
-def _tools_table(report: Report, files: list[ToolFile]) -> Table:
-    table = Table(title="Tool sources", title_justify="left", expand=False)
-    for name in ("File", "Status", "Rewritten", "Unhandled", "Message"):
-        table.add_column(name, overflow="fold")
+def _store_rows(report: Report, files: list[StoreFile]) -> list[Row]:
+    return [
+        (
+            status_label(report, f),
+            [f.path, f"{f.events_migrated}/{f.events_total}", str(len(f.repairs)), notes(f)],
+        )
+        for f in files
+    ]
+
+
+def _tools_rows(report: Report, files: list[ToolFile]) -> list[Row]:
+    rows: list[Row] = []
     for f in files:
         rewritten, unhandled = site_counts(f)
-        table.add_row(
+        cells: list[str | Text] = [
             f.path,
-            _status(status_label(report, f)),
             str(rewritten),
             Text(str(unhandled), style="bold red" if unhandled else ""),
             notes(f),
-        )
-    return table
+        ]
+        rows.append((status_label(report, f), cells))
+    return rows
 
 
-def _verify_table(cases: list[VerifyCase]) -> Table:
-    table = Table(title="Verification", title_justify="left", expand=False)
-    for name in ("Case", "Verdict", "Differences", "Message"):
-        table.add_column(name, overflow="fold")
-    for c in cases:
-        table.add_row(case_label(c), _status(c.verdict), ", ".join(c.differences), c.message)
-    return table
+def _verify_rows(cases: list[VerifyCase]) -> list[Row]:
+    return [(c.verdict, [case_label(c), ", ".join(c.differences), c.message]) for c in cases]
 
 
 def render_terminal(report: Report, *, color: bool | None = None, width: int | None = None) -> str:
@@ -117,16 +143,26 @@ def render_terminal(report: Report, *, color: bool | None = None, width: int | N
             else:
                 console.print(Text(f.diff.rstrip("\n")))
     if report.store is not None:
-        console.print(_store_table(report, report.store))
+        columns = ("File", "Status", "Events", "Repairs", "Message")
+        _section(
+            console, "Conversation stores", columns, _store_rows(report, report.store), "unchanged"
+        )
     if report.tools is not None:
-        console.print(_tools_table(report, report.tools))
-        for f in report.tools:
-            for s in f.sites:
-                if s.action == "unhandled":
-                    where = Text(f"{f.path}:{s.line}:{s.column}", style="bold")
-                    console.print(where, Text(s.rule, style="red"), Text(s.reason))
+        columns = ("File", "Status", "Rewritten", "Unhandled", "Message")
+        _section(console, "Tool sources", columns, _tools_rows(report, report.tools), "unchanged")
+        sites = [
+            Text.assemble(
+                (f"{f.path}:{s.line}:{s.column}", "bold"), " ", (s.rule, "red"), " ", s.reason
+            )
+            for f in report.tools
+            for s in f.sites
+            if s.action == "unhandled"
+        ]
+        if sites:
+            console.print(Text("\n").join(sites))
     if report.verify is not None:
-        console.print(_verify_table(report.verify))
+        columns = ("Case", "Verdict", "Differences", "Message")
+        _section(console, "Verification", columns, _verify_rows(report.verify), "match")
         for c in report.verify:
             if c.verdict in ("mismatch", "error") and c.inputs:
                 console.print(Text(f"case {c.index} inputs: ", style="bold"), Text(str(c.inputs)))
