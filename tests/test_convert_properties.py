@@ -139,3 +139,22 @@ def test_a_content_array_on_stdout_is_an_expected_difference_or_a_match(s: str) 
     stdout = json.dumps({"content": [{"type": "text", "text": s}]})
     result = compare(legacy_outcome(ToolRun("t", stdout)).outcome, blocks_outcome(ToolRun("t", stdout)).outcome)
     assert result.verdict == "expected"
+
+
+# Whatever encoding is asked for, what JP would read back is the text (SPEC §3). ----------------
+
+
+@SETTINGS
+@given(st.one_of(any_text.map(b64), any_text), st.sampled_from(["auto", "base64", "plain"]), st.sampled_from(["auto", "base64", "plain"]))
+def test_any_encoding_reads_back_as_the_same_text(stored: str, up: str, down: str) -> None:
+    text = stored_payload_text(legacy(stored))
+    upgrade = upgrade_response(legacy(stored), encoding=up)  # type: ignore[arg-type]
+    assert upgrade is not None
+    assert stored_payload_text(upgrade.event) == text
+    assert stored_payload_text(downgrade_response(upgrade.event, encoding=down)) == text  # type: ignore[arg-type]
+
+
+def test_plain_is_not_used_for_text_that_would_read_as_base64() -> None:
+    upgrade = upgrade_response(legacy(b64("b2s=")), encoding="plain")
+    assert upgrade is not None and upgrade.target == "base64"
+    assert upgrade.event["content"] == [{"type": "text", "text": b64("b2s=")}]

@@ -53,6 +53,18 @@ class ResponseUpgrade:
         return self.source == "urlsafe"
 
 
+def _reads_back(texts: list[str], target: TargetEncoding) -> TargetEncoding:
+    """`target`, unless plain payloads would be read back as base64 (SPEC §3 detection).
+
+    JP's reader decodes any payload that is valid base64 of UTF-8, so plain text
+    such as `b2s=` would reach the model as `ok`. An event whose payloads all read
+    as base64 is stored as base64 instead: lossless beats the requested encoding.
+    """
+    if target == "plain" and texts and all(decode_payload(t)[1] != "plain" for t in texts):
+        return "base64"
+    return target
+
+
 def encode_blocks(blocks: list[ContentBlock], encoding: TargetEncoding) -> list[dict[str, Any]]:
     """Blocks as stored JSON, payload fields in the store's encoding."""
     return [map_payloads(dump(b), lambda s: encode_payload(s, encoding)) for b in blocks]
@@ -78,11 +90,11 @@ def upgrade_response(
         return _faithful_fast(event, encoding, rules)
     parse_legacy_response(event)
     text, source = decode_payload(event["content"])
-    target = target_for(source, encoding)
     if blocks is None:
         blocks = legacy_to_blocks(text)
     elif render(blocks) != text:
         raise ContractError(f"rules {', '.join(rules)} changed the rendered text", field="content")
+    target = _reads_back([p for b in blocks for p in payloads(dump(b))], target_for(source, encoding))
     migrated = {
         k: (encode_blocks(blocks, target) if k == "content" else v) for k, v in event.items()
     }
@@ -122,7 +134,7 @@ def _faithful_fast(
     """`upgrade_response` for a plain legacy event, without building models: the same result."""
     stored = event["content"]
     text, source = decode_payload(stored)
-    target = target_for(source, encoding)
+    target = _reads_back([text], target_for(source, encoding))
     # decode_payload only calls canonical base64 "base64", so re-encoding would give `stored` back.
     payload = stored if source == target else encode_payload(text, target)
     content = [{"type": "text", "text": payload}]
@@ -160,7 +172,8 @@ def downgrade_response(
         return event
     parse_migrated_response(event)
     blocks, source = decode_blocks(event["content"])
-    stored = encode_payload(render(blocks), target_for(source, encoding))
+    text = render(blocks)
+    stored = encode_payload(text, _reads_back([text], target_for(source, encoding)))
     return {k: (stored if k == "content" else v) for k, v in event.items()}
 
 
