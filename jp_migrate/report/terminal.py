@@ -8,8 +8,6 @@ import sys
 from typing import IO
 
 from rich.console import Console
-from rich.markup import escape
-from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
@@ -49,6 +47,25 @@ def wants_color(stream: IO[str] | None = None) -> bool:
 
 def _status(label: str) -> Text:
     return Text(label, style=_STYLE.get(label.strip(), ""))
+
+
+# SGR codes for diffs, written directly: rich would re-wrap every line of every diff.
+_SGR = {"bold": "1", "dim": "2", "red": "31", "green": "32", "cyan": "36"}
+_DIFF_STYLES = (("+++", "bold"), ("---", "bold"), ("+", "green"), ("-", "red"), ("@@", "cyan"))
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    return f"\x1b[{_SGR[style]}m{text}\x1b[0m" if color and style else text
+
+
+def _diff(path: str, diff: str, width: int, color: bool) -> str:
+    """A rule naming the file, then the diff, its lines coloured like `git diff` (when colour is on)."""
+    title = f"── {path} "
+    out = [_paint(title + "─" * max(0, width - len(title)), "dim", color)]
+    for line in diff.rstrip("\n").split("\n"):
+        style = next((style for prefix, style in _DIFF_STYLES if line.startswith(prefix)), "")
+        out.append(_paint(line, style, color))
+    return "\n".join(out) + "\n"
 
 
 Row = tuple[str, list[str | Text]]  # (status or verdict label, the cells after the label)
@@ -130,18 +147,9 @@ def render_terminal(report: Report, *, color: bool | None = None, width: int | N
         highlight=False,
         emoji=False,
     )
-    files: list[StoreFile | ToolFile] = [*(report.store or []), *(report.tools or [])]
-    for f in files:
+    for f in [*(report.store or []), *(report.tools or [])]:
         if f.diff:
-            console.rule(escape(f.path), align="left", style="dim")
-            if color:
-                console.print(
-                    Syntax(
-                        f.diff.rstrip("\n"), "diff", theme="ansi_dark", background_color="default"
-                    )
-                )
-            else:
-                console.print(Text(f.diff.rstrip("\n")))
+            buffer.write(_diff(f.path, f.diff, console.width, color))
     if report.store is not None:
         columns = ("File", "Status", "Events", "Repairs", "Message")
         _section(
