@@ -93,7 +93,11 @@ def file_resource(context: RuleContext) -> list[ContentBlock] | None:
     if request.get("name") not in _tool_names(match):
         return None
     arguments = request.get("arguments")
-    path = arguments.get(str(match.get("path_argument", "path"))) if isinstance(arguments, dict) else None
+    path = (
+        arguments.get(str(match.get("path_argument", "path")))
+        if isinstance(arguments, dict)
+        else None
+    )
     if not isinstance(path, str):
         return None
     uri = file_uri(context.root, path)
@@ -102,8 +106,12 @@ def file_resource(context: RuleContext) -> list[ContentBlock] | None:
         return None
     language, body = fenced
     markers = match.get("excerpt_markers", [])
-    body = strip_markers(body, [m for m in markers if isinstance(m, str)] if isinstance(markers, list) else [])
+    body = strip_markers(
+        body, [m for m in markers if isinstance(m, str)] if isinstance(markers, list) else []
+    )
     mime = mime_for_language(language) if language else None
     default = match.get("default_mime_type")
-    resource = Resource(uri=uri, mimeType=mime or (default if isinstance(default, str) else None), text=body)
+    resource = Resource(
+        uri=uri, mimeType=mime or (default if isinstance(default, str) else None), text=body
+    )
     return [ResourceBlock(type="resource", resource=resource, formatted=context.text)]
