@@ -25,7 +25,7 @@ store-paths = ["ws"]
 tool-paths = ["tools", "lib"]
 exclude = ["tests/**"]
 exclude-archived = true
-rules = ["store-x"]
+rules = ["store-x", "team-rules/"]
 encoding = "plain"
 cases = "cases.jsonl"
 store = false
@@ -49,7 +49,7 @@ greet = "greet_jp"
     assert (cfg.exclude, cfg.exclude_archived, cfg.rules, cfg.encoding) == (
         ("tests/**",),
         True,
-        ("store-x",),
+        ("store-x", str(tmp_path / "team-rules/")),
         "plain",
     )
     assert cfg.cases == tmp_path / "cases.jsonl"

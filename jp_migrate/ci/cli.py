@@ -95,8 +95,8 @@ def build_config(
     "--rule",
     "rules",
     multiple=True,
-    metavar="ID",
-    help="Enable an opt-in store rule (replaces the config's list). Repeatable.",
+    metavar="ID|DIR",
+    help="Enable an opt-in store rule: an id, or a directory of rule files (replaces the config's list). Repeatable.",
 )
 @click.option(
     "--encoding",

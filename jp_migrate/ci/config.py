@@ -9,7 +9,7 @@ file resolve against the file's directory; command-line flags override keys.
     tool-paths = ["tools"]        # only for the codemod dry run (default: paths)
     exclude = ["tests/**"]        # gitignore-style patterns the codemod skips
     exclude-archived = false      # skip conversations under .archive/
-    rules = ["store-..."]         # opt-in store rules to enable
+    rules = ["store-x", "my-rules/"]  # opt-in store rules: ids, or directories of rule files
     encoding = "auto"             # at-rest encoding of migrated payloads: auto, base64, plain
     cases = "cases.jsonl"         # verify cases: when set, `check` also verifies
     store = true                  # run the store dry run
@@ -116,6 +116,14 @@ def _positive_int(where: Path, key: str, value: Any) -> int:
     return value
 
 
+def _rules(where: Path, key: str, value: Any) -> tuple[str, ...]:
+    """Store rule ids, or directories of rule files (those resolve against the config's directory)."""
+    return tuple(
+        str(where.parent / rule) if "/" in rule or rule.startswith(".") else rule
+        for rule in _strings(where, key, value)
+    )
+
+
 ENCODINGS = ("auto", "base64", "plain")  # StoreOptions.encoding
 
 
@@ -164,7 +172,7 @@ def _parse(where: Path, table: Mapping[str, Any], prefix: str) -> CheckConfig:
         "tool-paths": ("tool_paths", _paths),
         "exclude": ("exclude", _strings),
         "exclude-archived": ("exclude_archived", _bool),
-        "rules": ("rules", _strings),
+        "rules": ("rules", _rules),
         "encoding": ("encoding", _encoding),
         "cases": ("cases", lambda w, k, v: base / _string(w, k, v)),
         "store": ("store", _bool),
