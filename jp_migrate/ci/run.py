@@ -56,7 +56,13 @@ def _step(name: str, hint: str, call: Callable[[], T]) -> T:
         raise JpMigrateError(f"{name}: {exc}{hint}") from None
 
 
-def store_dry_run(config: CheckConfig) -> list[StoreFile]:
+def _named(paths: tuple[Path, ...], root: Path) -> list[Path]:
+    """Paths as the capabilities should show them: relative to the run root (the current
+    directory) when inside it, so paths in diffs and reports do not depend on the checkout."""
+    return [Path(shown(str(p), root)) for p in paths]
+
+
+def store_dry_run(config: CheckConfig, root: Path) -> list[StoreFile]:
     api = capability("jp_migrate.store.api", "store migration")
     options = api.StoreOptions(
         check=True,
@@ -68,19 +74,19 @@ def store_dry_run(config: CheckConfig) -> list[StoreFile]:
     )
     hint = " (set `store = false` in the config, or pass --no-store, to skip the store)"
     files: list[StoreFile] = _step(
-        "store dry run", hint, lambda: api.migrate_stores(list(config.stores), options)
+        "store dry run", hint, lambda: api.migrate_stores(_named(config.stores, root), options)
     )
     return files
 
 
-def tools_dry_run(config: CheckConfig) -> list[ToolFile]:
+def tools_dry_run(config: CheckConfig, root: Path) -> list[ToolFile]:
     api = capability("jp_migrate.codemod.api", "tool codemod")
     options = api.ToolsOptions(
         write=False, diff=config.diff, exclude=tuple(config.exclude), jobs=config.jobs
     )
     hint = " (set `tools = false` in the config, or pass --no-tools, to skip tool sources)"
     files: list[ToolFile] = _step(
-        "codemod dry run", hint, lambda: api.migrate_tools(list(config.sources), options)
+        "codemod dry run", hint, lambda: api.migrate_tools(_named(config.sources, root), options)
     )
     return files
 
@@ -88,17 +94,23 @@ def tools_dry_run(config: CheckConfig) -> list[ToolFile]:
 def run_check(config: CheckConfig, root: Path, workspace: Path, *, timings: bool = False) -> Report:
     """The report of every enabled dry run, paths relative to `root`, exit code filled in.
 
+    `root` must be the current directory: relative paths are handed to the capabilities.
+
     `workspace` is the directory whose JP config the verify cases run against.
     """
     clock: dict[str, float] = {}
     store = tools = cases = None
     if config.store:
         started = time.perf_counter()
-        store = [f.model_copy(update={"path": shown(f.path, root)}) for f in store_dry_run(config)]
+        store = [
+            f.model_copy(update={"path": shown(f.path, root)}) for f in store_dry_run(config, root)
+        ]
         clock["store"] = time.perf_counter() - started
     if config.tools:
         started = time.perf_counter()
-        tools = [f.model_copy(update={"path": shown(f.path, root)}) for f in tools_dry_run(config)]
+        tools = [
+            f.model_copy(update={"path": shown(f.path, root)}) for f in tools_dry_run(config, root)
+        ]
         clock["tools"] = time.perf_counter() - started
     if config.cases is not None:
         from jp_migrate.ci.verify import verify_step
