@@ -196,3 +196,20 @@ def test_terminal_lists_large_sections_as_lines_without_the_quiet_rows() -> None
     assert "would migrate c0001/events.json  (events 1/4, repairs 0)" in text
     assert "c0002/events.json" not in text
     assert f"… and {(TABLE_LIMIT + 2) // 2} unchanged" in text
+
+
+def test_markdown_tables_stay_comment_sized_and_keep_what_matters() -> None:
+    from jp_migrate.contract.report import StoreFile
+    from jp_migrate.report.markdown import ROW_LIMIT
+
+    store = [
+        StoreFile(path=f"c{i:05d}/events.json", conversation=f"c{i:05d}", status="unchanged")
+        for i in range(3000)
+    ] + [StoreFile(path="z/events.json", conversation="z", status="error", message="not JSON")]
+    md = render_report(Report(command="check", dry_run=True, store=store), "markdown")
+    assert "| `z/events.json` | error |" in md
+    assert "c00000/events.json" not in md
+    assert "3000 more rows not shown" in md
+    assert len(md) < 65_536
+    small = render_report(Report(command="check", store=store[:ROW_LIMIT]), "markdown")
+    assert "c00000/events.json" in small and "not shown" not in small

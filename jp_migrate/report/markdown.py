@@ -14,6 +14,7 @@ from jp_migrate.report._text import TOTAL_ROWS, case_label, headline, site_count
 from jp_migrate.report.totals import normalize, notes
 
 DIFF_BUDGET = 50_000
+ROW_LIMIT = 100  # rows per table: a comment must stay under GitHub's size limit
 _BACKTICKS = re.compile(r"`+")
 
 
@@ -39,9 +40,20 @@ def _fenced(body: str, lang: str) -> str:
     return f"{fence}{lang}\n{body.rstrip(chr(10))}\n{fence}"
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def _table(header: list[str], rows: list[list[str]], quiet: list[bool] | None = None) -> list[str]:
+    """A Markdown table. Past ROW_LIMIT rows, the quiet ones (unchanged files, matching
+    cases) go first, then the rest past the limit; a line says how many are not shown."""
+    shown = rows
+    if len(rows) > ROW_LIMIT:
+        loud = [row for row, q in zip(rows, quiet or [False] * len(rows), strict=True) if not q]
+        shown = loud[:ROW_LIMIT]
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(row) + " |" for row in rows]
+    out += ["| " + " | ".join(row) + " |" for row in shown]
+    if len(shown) < len(rows):
+        out += [
+            "",
+            f"_{len(rows) - len(shown)} more rows not shown (unchanged ones first); the JSON report has them all._",
+        ]
     return out
 
 
@@ -58,10 +70,11 @@ def _store_section(report: Report, files: list[StoreFile]) -> list[str]:
         for f in files
     ]
     header = ["File", "Status", "Events migrated", "Repairs", "Rules", "Message"]
+    quiet = [f.status == "unchanged" and not notes(f) for f in files]
     return [
         "### Conversation stores",
         "",
-        *(_table(header, rows) if rows else ["No conversation files found."]),
+        *(_table(header, rows, quiet) if rows else ["No conversation files found."]),
     ]
 
 
@@ -79,7 +92,12 @@ def _tools_section(report: Report, files: list[ToolFile]) -> list[str]:
             ]
         )
     header = ["File", "Status", "Rewritten sites", "Unhandled sites", "Message"]
-    out = ["### Tool sources", "", *(_table(header, rows) if rows else ["No tool sources found."])]
+    quiet = [f.status == "unchanged" and not f.sites and not f.message for f in files]
+    out = [
+        "### Tool sources",
+        "",
+        *(_table(header, rows, quiet) if rows else ["No tool sources found."]),
+    ]
     unhandled_rows = [
         [code(f"{f.path}:{s.line}:{s.column}"), code(s.rule), cell(s.reason)]
         for f in files
@@ -102,10 +120,11 @@ def _verify_section(cases: list[VerifyCase]) -> list[str]:
         for c in cases
     ]
     header = ["Case", "Verdict", "Differences", "Message"]
+    quiet = [c.verdict == "match" for c in cases]
     return [
         "### Verification (before vs after)",
         "",
-        *(_table(header, rows) if rows else ["No cases."]),
+        *(_table(header, rows, quiet) if rows else ["No cases."]),
     ]
 
 
