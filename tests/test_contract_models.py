@@ -6,10 +6,10 @@ import json
 from typing import Any
 
 import pytest
+from contract_support import block_docs, envelope_docs, legacy_events, migrated_events, mutated
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contract_support import block_docs, envelope_docs, legacy_events, migrated_events, mutated
 from jp_migrate.contract import (
     OutcomeError,
     OutcomeNeedsInput,

@@ -13,14 +13,19 @@ import copy
 import json
 from typing import Any
 
+from contract_support import b64, is_plain, legacy_events, migrated_events, outcome_docs, texts
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from contract_support import b64, is_plain, legacy_events, migrated_events, outcome_docs, texts
 from jp_migrate.contract.parse import dump, parse_outcome
 from jp_migrate.contract.schemas import validator
 from jp_migrate.convert.compare import ERROR_TEXT_IS_MESSAGE, TRANSIENT_ERROR_IN_META, compare
-from jp_migrate.convert.events import decode_blocks, downgrade_response, stored_payload_text, upgrade_response
+from jp_migrate.convert.events import (
+    decode_blocks,
+    downgrade_response,
+    stored_payload_text,
+    upgrade_response,
+)
 from jp_migrate.convert.host import ToolRun, blocks_outcome, legacy_outcome
 from jp_migrate.convert.render import render
 from jp_migrate.convert.store_rules import upgrade_events

@@ -30,21 +30,21 @@ MAPPING: list[tuple[str, str, str]] = [
     (
         "error {message, trace, transient=true}",
         '{"type":"error","message":"File not found","trace":["io error"],"transient":true}',
-        '{"content":[{"type":"text","text":"File not found"}],"isError":true,'
-        '"_meta":{"computer.jp/error":{"transient":true,"trace":["io error"]}}}',
+        ('{"content":[{"type":"text","text":"File not found"}],"isError":true,'
+        '"_meta":{"computer.jp/error":{"transient":true,"trace":["io error"]}}}'),
     ),
     (
         "error {message, trace, transient=false}",
         '{"type":"error","message":"Refusing","trace":[],"transient":false}',
-        '{"content":[{"type":"text","text":"Refusing"}],"isError":true,'
-        '"_meta":{"computer.jp/error":{"transient":false,"trace":[]}}}',
+        ('{"content":[{"type":"text","text":"Refusing"}],"isError":true,'
+        '"_meta":{"computer.jp/error":{"transient":false,"trace":[]}}}'),
     ),
     (
         "needs_input with pre_amble: a leading text block",
-        '{"type":"needs_input","question":{"id":"apply","text":"Apply?","pre_amble":"the diff",'
-        '"answer_type":"Boolean","default":true}}',
-        '{"content":[{"type":"text","text":"the diff"},{"type":"question","question":'
-        '{"id":"apply","text":"Apply?","schema":{"type":"boolean"},"default":true}}]}',
+        ('{"type":"needs_input","question":{"id":"apply","text":"Apply?","pre_amble":"the diff",'
+        '"answer_type":"Boolean","default":true}}'),
+        ('{"content":[{"type":"text","text":"the diff"},{"type":"question","question":'
+        '{"id":"apply","text":"Apply?","schema":{"type":"boolean"},"default":true}}]}'),
     ),
     (
         "needs_input without pre_amble (missing), no default",
@@ -63,10 +63,10 @@ MAPPING: list[tuple[str, str, str]] = [
     ),
     (
         "Select: string enum, default kept",
-        '{"type":"needs_input","question":{"id":"b","text":"Branch?","answer_type":{"Select":{"options":["main","dev"]}},'
-        '"default":"main"}}',
-        '{"content":[{"type":"question","question":{"id":"b","text":"Branch?",'
-        '"schema":{"type":"string","enum":["main","dev"]},"default":"main"}}]}',
+        ('{"type":"needs_input","question":{"id":"b","text":"Branch?","answer_type":{"Select":{"options":["main","dev"]}},'
+        '"default":"main"}}'),
+        ('{"content":[{"type":"question","question":{"id":"b","text":"Branch?",'
+        '"schema":{"type":"string","enum":["main","dev"]},"default":"main"}}]}'),
     ),
     (
         "unknown keys are ignored, not carried over",

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
+
 from jp_migrate.errors import RuleError
 from jp_migrate.rules import discover_rules, load_rule, run_examples
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
 from conftest import run_cli
+
 from jp_migrate.rules import Example, Rule, discover_rules, run_examples
 
 CASES = [(rule, example) for rule in discover_rules() for example in rule.examples]

@@ -10,9 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from contract_support import (
     block_docs,
     envelope_docs,
@@ -23,6 +20,9 @@ from contract_support import (
     outcome_docs,
     report_docs,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from jp_migrate.contract.parse import (
     parse_block,
     parse_envelope,

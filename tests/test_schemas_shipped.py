@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import EXAMPLES, REPO, SHARED, run_cli
 from jsonschema import Draft202012Validator
 
-from conftest import EXAMPLES, REPO, SHARED, run_cli
 from jp_migrate.contract.parse import dump, load_json, parse_outcome
 from jp_migrate.contract.report import Repair, Report, Site, StoreFile, ToolFile, Totals, VerifyCase
 from jp_migrate.contract.schemas import SCHEMA_NAMES, load_schema, schema_text, validator

@@ -6,7 +6,7 @@ dump with `by_alias=True, exclude_unset=True` to get back exactly what was set.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, JsonValue, Tag, model_validator
 
@@ -87,13 +87,13 @@ def _block_tag(value: Any) -> str | None:
 
 
 ContentBlock = Annotated[
-    Union[
-        Annotated[TextBlock, Tag("~text")],
-        Annotated[ResourceBlock, Tag("~resource")],
-        Annotated[QuestionBlock, Tag("~question")],
-        Annotated[ImageBlock, Tag("~image")],
-        Annotated[AudioBlock, Tag("~audio")],
-    ],
+    (
+        Annotated[TextBlock, Tag("~text")]
+        | Annotated[ResourceBlock, Tag("~resource")]
+        | Annotated[QuestionBlock, Tag("~question")]
+        | Annotated[ImageBlock, Tag("~image")]
+        | Annotated[AudioBlock, Tag("~audio")]
+    ),
     tagged(_block_tag, f"type must be one of {', '.join(BLOCK_TYPES)}", key="type"),
 ]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import JsonValue, Tag, model_validator
 
@@ -46,11 +46,11 @@ def _answer_tag(value: Any) -> str | None:
 
 
 AnswerType = Annotated[
-    Union[
-        Annotated[Literal["Boolean", "Text"], Tag("~unit")],
-        Annotated[SelectAnswer, Tag("~select")],
-        Annotated[UnitAnswerMap, Tag("~unitmap")],
-    ],
+    (
+        Annotated[Literal["Boolean", "Text"], Tag("~unit")]
+        | Annotated[SelectAnswer, Tag("~select")]
+        | Annotated[UnitAnswerMap, Tag("~unitmap")]
+    ),
     tagged(_answer_tag, 'answer_type must be "Boolean", "Text" or {"Select": {"options": [...]}}'),
 ]
 
@@ -95,10 +95,10 @@ def _outcome_tag(value: Any) -> str | None:
 
 
 Outcome = Annotated[
-    Union[
-        Annotated[OutcomeSuccess, Tag("~success")],
-        Annotated[OutcomeError, Tag("~error")],
-        Annotated[OutcomeNeedsInput, Tag("~needs_input")],
-    ],
+    (
+        Annotated[OutcomeSuccess, Tag("~success")]
+        | Annotated[OutcomeError, Tag("~error")]
+        | Annotated[OutcomeNeedsInput, Tag("~needs_input")]
+    ),
     tagged(_outcome_tag, "type must be one of success, error, needs_input", key="type"),
 ]
