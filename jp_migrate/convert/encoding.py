@@ -35,12 +35,20 @@ def _canonical_text(text: str) -> str | None:
     return decoded if binascii.b2a_base64(raw, newline=False).decode("ascii") == text else None
 
 
+def may_be_urlsafe(stored: str) -> bool:
+    """Whether `stored` could be URL-safe base64: `-` or `_`, and neither `+` nor `/`.
+
+    Otherwise `decode_payload` calls it standard base64 or plain, never URL-safe.
+    """
+    return ("-" in stored or "_" in stored) and "+" not in stored and "/" not in stored
+
+
 def decode_payload(stored: str) -> tuple[str, Encoding]:
     """The text a stored payload holds, and which encoding it was in."""
     text = _canonical_text(stored)
     if text is not None:
         return text, "base64"
-    if ("-" in stored or "_" in stored) and "+" not in stored and "/" not in stored:
+    if may_be_urlsafe(stored):
         text = _canonical_text(stored.translate(_URLSAFE_TO_STD))
         if text is not None:
             return text, "urlsafe"

@@ -6,7 +6,6 @@ event's key order and unknown fields are kept; only `content` changes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from jp_migrate.contract.blocks import ContentBlock
@@ -22,6 +21,7 @@ from jp_migrate.convert.encoding import (
     decode_payload,
     encode_payload,
     map_payloads,
+    may_be_urlsafe,
     payloads,
     target_for,
 )
@@ -40,17 +40,81 @@ def is_migrated(event: Event) -> bool:
     return is_response(event) and isinstance(event.get("content"), list)
 
 
-@dataclass(frozen=True)
 class ResponseUpgrade:
-    event: Event
-    text: str  # the decoded (and repaired) legacy payload
-    source: Encoding
-    target: TargetEncoding
-    rules: tuple[str, ...] = field(default=())
+    """What upgrading one response did: the migrated event, the decoded legacy text, the
+    encoding it was stored in (`source`) and the one written (`target`), the rules applied.
+
+    Built by `deferred`, the decoding waits until `text`, `source` or `target` is
+    read: migrating a standard-base64 or plain store in `auto` encoding keeps each
+    payload string as it is, so a whole-store run need not decode them at all.
+    """
+
+    __slots__ = ("_decoded", "_encoding", "_stored", "event", "rules")
+
+    def __init__(
+        self,
+        event: Event,
+        text: str,
+        source: Encoding,
+        target: TargetEncoding,
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        self.event = event
+        self.rules = rules
+        self._decoded: tuple[str, Encoding, TargetEncoding] | None = (text, source, target)
+        self._stored = ""
+        self._encoding: Literal["auto", "base64", "plain"] = "auto"
+
+    @classmethod
+    def deferred(
+        cls,
+        event: Event,
+        stored: str,
+        encoding: Literal["auto", "base64", "plain"],
+        rules: tuple[str, ...] = (),
+    ) -> ResponseUpgrade:
+        upgrade = cls.__new__(cls)
+        upgrade.event, upgrade.rules = event, rules
+        upgrade._decoded, upgrade._stored, upgrade._encoding = None, stored, encoding
+        return upgrade
+
+    def _resolved(self) -> tuple[str, Encoding, TargetEncoding]:
+        if self._decoded is None:
+            text, source = decode_payload(self._stored)
+            self._decoded = (text, source, _reads_back([text], target_for(source, self._encoding)))
+        return self._decoded
+
+    @property
+    def text(self) -> str:
+        """The decoded (and repaired) legacy payload."""
+        return self._resolved()[0]
+
+    @property
+    def source(self) -> Encoding:
+        return self._resolved()[1]
+
+    @property
+    def target(self) -> TargetEncoding:
+        return self._resolved()[2]
 
     @property
     def repaired(self) -> bool:
         return self.source == "urlsafe"
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.event, self.text, self.source, self.target, self.rules)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ResponseUpgrade) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # holds a dict, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        text, source, target = self._resolved()
+        return (
+            f"ResponseUpgrade(event={self.event!r}, text={text!r}, source={source!r}, "
+            f"target={target!r}, rules={self.rules!r})"
+        )
 
 
 def _reads_back(texts: list[str], target: TargetEncoding) -> TargetEncoding:
@@ -94,7 +158,9 @@ def upgrade_response(
         blocks = legacy_to_blocks(text)
     elif render(blocks) != text:
         raise ContractError(f"rules {', '.join(rules)} changed the rendered text", field="content")
-    target = _reads_back([p for b in blocks for p in payloads(dump(b))], target_for(source, encoding))
+    target = _reads_back(
+        [p for b in blocks for p in payloads(dump(b))], target_for(source, encoding)
+    )
     migrated = {
         k: (encode_blocks(blocks, target) if k == "content" else v) for k, v in event.items()
     }
@@ -133,6 +199,12 @@ def _faithful_fast(
 ) -> ResponseUpgrade:
     """`upgrade_response` for a plain legacy event, without building models: the same result."""
     stored = event["content"]
+    if encoding == "auto" and not may_be_urlsafe(stored):
+        # Standard base64 stays standard base64 and plain stays plain: the payload is `stored`
+        # either way, so decoding waits until someone asks for the text.
+        content = [{"type": "text", "text": stored}]
+        migrated = {k: (content if k == "content" else v) for k, v in event.items()}
+        return ResponseUpgrade.deferred(migrated, stored, encoding, rules)
     text, source = decode_payload(stored)
     target = _reads_back([text], target_for(source, encoding))
     # decode_payload only calls canonical base64 "base64", so re-encoding would give `stored` back.

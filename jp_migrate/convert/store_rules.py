@@ -85,9 +85,15 @@ def upgrade_events(
         unknown = [r for r in rules if r not in STORE_RULES]
     if unknown:
         raise ContractError(f"unknown store rule {unknown[0]!r}")
-    requests = {
-        e.get("id"): e for e in events if isinstance(e, dict) and e.get("type") == "tool_call_request"
-    }
+    requests = (  # only rules look at the request; the faithful conversion does not
+        {
+            e.get("id"): e
+            for e in events
+            if isinstance(e, dict) and e.get("type") == "tool_call_request"
+        }
+        if rules
+        else {}
+    )
     result = EventsUpgrade(events=list(events))
     for index, event in enumerate(events):
         if not is_response(event):

@@ -47,6 +47,15 @@ def element(event: Any) -> bytes | None:
         return None
 
 
+def _find(raw: bytes, needle: bytes, start: int) -> int:
+    """`raw.find(needle, start)`, searching for a short prefix first (a much faster scan)."""
+    head = needle[:64]
+    at = raw.find(head, start)
+    while at >= 0 and not raw.startswith(needle, at):
+        at = raw.find(head, at + 1)
+    return at
+
+
 def splice_canonical(raw: bytes, events: list[Any], replaced: Mapping[int, Any]) -> bytes | None:
     """Replace each changed event where it sits in canonical form; None when one is not found.
 

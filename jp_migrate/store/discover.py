@@ -12,6 +12,7 @@ import os
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from jp_migrate.errors import JpMigrateError
@@ -45,21 +46,21 @@ class Conversation:
         """JP's conversation id: the directory name up to the first `-` (`ConversationId::try_from_dirname`)."""
         return self.name.split("-", 1)[0]
 
-    @property
+    @cached_property
     def relative(self) -> str:
         """The directory relative to the storage root, `/`-separated (manifest keys)."""
         parts = [CONVERSATIONS, ARCHIVE, self.name] if self.archived else [CONVERSATIONS, self.name]
         return "/".join(parts)
 
-    @property
+    @cached_property
     def directory(self) -> Path:
         return self.root.path / self.relative
 
-    @property
+    @cached_property
     def events(self) -> Path:
         return self.directory / EVENTS
 
-    @property
+    @cached_property
     def shown(self) -> str:
         """The events file as the user would name it, relative to the PATH they gave."""
         return os.path.join(self.root.shown, self.relative, EVENTS)

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from jp_migrate.errors import JpMigrateError
 
@@ -98,15 +100,18 @@ def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:
         return
     directory = run_dir(root, run_id)
     directory.mkdir(parents=True, exist_ok=True)
-    lines = "".join(
-        json.dumps(asdict(r), ensure_ascii=False, sort_keys=True) + "\n" for r in records
-    )
+    lines = b"".join(orjson.dumps(_plain(r), option=orjson.OPT_SORT_KEYS) + b"\n" for r in records)
     fd = os.open(directory / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        os.write(fd, lines.encode("utf-8"))
+        os.write(fd, lines)
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _plain(record: FileRecord) -> dict[str, Any]:
+    """`asdict` without its deep copy (every field is a str, an int, a list of str or None)."""
+    return {name: getattr(record, name) for name in FileRecord.__dataclass_fields__}
 
 
 def finish_run(
@@ -123,10 +128,10 @@ def finish_run(
         "schema": MANIFEST_SCHEMA,
         "run": run_id,
         "options": options,
-        "files": [asdict(r) for r in sorted(records, key=lambda r: r.path)],
+        "files": [_plain(r) for r in sorted(records, key=lambda r: r.path)],
     }
     tmp = directory / f".{MANIFEST}.partial"
-    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    tmp.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
     os.replace(tmp, directory / MANIFEST)
     return directory
 

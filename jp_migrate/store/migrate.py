@@ -17,7 +17,7 @@ import binascii
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -35,6 +35,7 @@ from jp_migrate.store.lock import ConversationLocked, HeldLock, is_locked
 from jp_migrate.store.write import commit, is_read_only, link_or_copy, temp_path, write_temp
 
 RESPONSE_MARKER = b'"tool_call_response"'  # a file without it has nothing to migrate (fast path)
+BLOB_MARKER = b'"blob"'  # ... and without this, no blob to check
 COMMIT_THREADS = 8  # concurrent fsyncs share one journal commit on ext4/xfs
 BATCH_FILES = 32  # writes per commit batch (each holds a lock, a descriptor and its bytes)
 BATCH_BYTES = 32 * 1024 * 1024  # ... and at most this many new bytes, bounding memory
@@ -77,6 +78,7 @@ class Pending:
     sha256_before: str = ""
     sha256_after: str = ""
     record: manifest.FileRecord | None = None
+    synced: Future[None] | None = None  # fsync + hashes, running on the pool
 
 
 def check_blobs(events: list[Any]) -> None:
@@ -103,7 +105,8 @@ def check_blobs(events: list[Any]) -> None:
 def convert(loaded: EventsFile, settings: Settings, conversation: Conversation) -> EventsUpgrade:
     if RESPONSE_MARKER not in loaded.raw:
         return EventsUpgrade(events=loaded.events)
-    check_blobs(loaded.events)
+    if BLOB_MARKER in loaded.raw:
+        check_blobs(loaded.events)
     workspace = conversation.root.workspace
     return upgrade_events(
         loaded.events,
@@ -122,7 +125,8 @@ def count_legacy(loaded: EventsFile) -> int:
     """
     if RESPONSE_MARKER not in loaded.raw:
         return 0
-    check_blobs(loaded.events)
+    if BLOB_MARKER in loaded.raw:
+        check_blobs(loaded.events)
     count = 0
     for index, event in enumerate(loaded.events):
         if not is_response(event):
@@ -290,9 +294,11 @@ def _abandon(pending: Pending, exc: Exception) -> Result:
 def _commit_batch(batch: list[Pending], pool: ThreadPoolExecutor) -> Iterator[Result]:
     """fsync + hash all (concurrently), backups and journal, then rename and unlock each."""
     ready: list[Pending] = []
-    for pending, future in [(p, pool.submit(_sync, p)) for p in batch]:
+    for pending in batch:
         try:
-            future.result()
+            if pending.synced is None:
+                pending.synced = pool.submit(_sync, pending)
+            pending.synced.result()
             pending.record = _record(pending)
             ready.append(pending)
         except OSError as exc:
@@ -339,6 +345,7 @@ def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> I
                 if isinstance(outcome, Result):
                     yield outcome
                     continue
+                outcome.synced = pool.submit(_sync, outcome)  # overlaps with the next conversion
                 batch.append(outcome)
                 size += len(outcome.data)
                 if len(batch) >= BATCH_FILES or size >= BATCH_BYTES:

@@ -23,6 +23,8 @@ def select_rules(
     The faithful text rule always runs and is never listed. Raises JpMigrateError
     for an unknown id or a rule file with no implementation.
     """
+    if not items:
+        return (), {}  # the faithful rule only: no rule file to read
     shipped = {r.id: r for r in discover_rules(rules_dir(), kind="store")}
     chosen: dict[str, Rule] = {}
     for item in items:
