@@ -15,11 +15,17 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def help_command() -> list[str]:
-    """The installed console script, or `python -m jp_migrate` when it is not on PATH."""
-    script = shutil.which("jp-migrate")
+    """The console script installed beside this Python (else on PATH), or `python -m jp_migrate`.
+
+    Beside `sys.executable` first, so a venv measures its own script, and a
+    version manager's shell shim on PATH is not timed as if it were ours.
+    """
+    beside = Path(sys.executable).with_name("jp-migrate")
+    script = str(beside) if beside.is_file() else shutil.which("jp-migrate")
     return [script, "--help"] if script else [sys.executable, "-m", "jp_migrate", "--help"]
 
 
