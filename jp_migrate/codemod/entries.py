@@ -30,14 +30,21 @@ class NewEntry:
     origin: Entry | None = None
 
 
+def literal_value(node: cst.SimpleString) -> str | bytes:
+    """A string literal's value; the common case (no prefix, no escape) without `ast.literal_eval`."""
+    raw = node.value
+    if "\\" not in raw and raw[0] in "\"'":  # no prefix, no escapes: the text between the quotes
+        quote = 3 if raw[:3] in ('"""', "\'\'\'") else 1
+        return raw[quote:-quote]
+    return node.evaluated_value
+
+
 def const_str(node: cst.BaseExpression | None) -> str | None:
     """The value of a plain (non-f, non-bytes) string literal, else None."""
     if type(node) is cst.SimpleString:
-        raw = node.value
-        if "\\" not in raw and raw[0] in "\"'":  # no prefix, no escapes: the text between the quotes
-            quote = 3 if raw[:3] in ('"""', "\'\'\'") else 1
-            return raw[quote:-quote]
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = literal_value(node)
+        return value if isinstance(value, str) else None
+    if isinstance(node, cst.ConcatenatedString):
         value = node.evaluated_value
         return value if isinstance(value, str) else None
     return None

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from jp_migrate.codemod.entries import literal_value
 from jp_migrate.codemod.scan import Scan
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -71,7 +72,7 @@ def _agrees(cst_node: cst.CSTNode, twin: ast.expr) -> bool:
     if isinstance(cst_node, cst.Subscript):
         return isinstance(twin, ast.Subscript)
     if isinstance(cst_node, (cst.SimpleString, cst.ConcatenatedString)):
-        value = cst_node.evaluated_value
+        value = literal_value(cst_node) if isinstance(cst_node, cst.SimpleString) else cst_node.evaluated_value
         if value is None:  # an implicit concatenation with an f-string part
             return isinstance(twin, ast.JoinedStr)
         return isinstance(twin, ast.Constant) and twin.value == value

@@ -11,6 +11,7 @@ import re
 
 import libcst as cst
 
+from jp_migrate.codemod.entries import literal_value
 from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.scan import Scan
 from jp_migrate.codemod.sites import OUTCOME_STRING, Finding
@@ -19,7 +20,10 @@ _OUTCOME_JSON = re.compile(r"""["']type["']\s*:\s*["'](success|error|needs_input
 
 
 def _text(node: cst.BaseString) -> str:
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+    if isinstance(node, cst.SimpleString):
+        value: str | bytes | None = literal_value(node)
+        return value if isinstance(value, str) else value.decode("utf-8", errors="replace")
+    if isinstance(node, cst.ConcatenatedString):
         value = node.evaluated_value
         if isinstance(value, str):
             return value
@@ -29,8 +33,6 @@ def _text(node: cst.BaseString) -> str:
         return _text(node.left) + _text(node.right)  # type: ignore[arg-type]
     if isinstance(node, cst.FormattedString):
         return "".join(p.value for p in node.parts if isinstance(p, cst.FormattedStringText))
-    if isinstance(node, cst.SimpleString):
-        return node.value
     return ""
 
 
