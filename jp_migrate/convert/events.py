@@ -99,6 +99,8 @@ class ResponseUpgrade:
 
     @property
     def repaired(self) -> bool:
+        if self._decoded is None and not may_be_urlsafe(self._stored):
+            return False  # answered without decoding: only a URL-safe payload is repaired
         return self.source == "urlsafe"
 
     def _key(self) -> tuple[Any, ...]:
