@@ -41,16 +41,22 @@ def _echo(text: str, reports: Sequence[str]) -> None:
     click.echo(text, err=_stdout_taken(reports))
 
 
+def _table_shown(reports: Sequence[str]) -> bool:
+    """The rich summary table replaces the per-file lines on a terminal."""
+    return sys.stdout.isatty() and not _stdout_taken(reports)
+
+
 def _print_files(
     files: Sequence[StoreFile], reports: Sequence[str], *, dry_run: bool, verb: str
 ) -> None:
+    table = _table_shown(reports)
     for f in files:
         if f.status == "error" and f.problems:
             for problem in f.problems:
                 click.echo(f"problem: {f.path}: {problem}", err=True)
         elif f.status in ("error", "skipped"):
             click.echo(f"{f.status}: {f.path}: {f.message}", err=True)
-        elif f.status == "migrated":
+        elif f.status == "migrated" and not table:
             repairs = f", {len(f.repairs)} repaired" if f.repairs else ""
             word = f"would {verb}" if dry_run else f"{verb}d"
             _echo(f"{word} {f.path} ({f.events_migrated} events{repairs})", reports)
@@ -74,6 +80,7 @@ def _summary(files: Sequence[StoreFile]) -> str:
 
 @contextmanager
 def _progress_bar() -> Iterator[Progress | None]:
+    """A bar on stderr when it is a terminal and the run is long enough to want one."""
     if not sys.stderr.isatty():
         yield None
         return
@@ -81,14 +88,22 @@ def _progress_bar() -> Iterator[Progress | None]:
     from rich.progress import Progress as Bar
 
     # No refresh thread (auto_refresh=False): `--jobs` forks workers while the bar is up.
-    with Bar(console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
-        task = bar.add_task("conversations", total=None)
+    bar = Bar(console=Console(stderr=True), transient=True, auto_refresh=False)
+    task: list[int] = []
 
-        def advance(done: int, total: int) -> None:
-            if total >= PROGRESS_MIN:
-                bar.update(task, completed=done, total=total, refresh=True)
+    def advance(done: int, total: int) -> None:
+        if total < PROGRESS_MIN:
+            return
+        if not task:
+            bar.start()
+            task.append(bar.add_task("conversations", total=total))
+        bar.update(task[0], completed=done, refresh=True)
 
+    try:
         yield advance
+    finally:
+        if task:
+            bar.stop()
 
 
 def _report(
@@ -118,7 +133,7 @@ def _finish(
     from jp_migrate.report import emit_reports
 
     report = _report(command, files, dry_run=dry_run, code=code, timings=timings)
-    if sys.stdout.isatty() and not _stdout_taken(reports):
+    if _table_shown(reports):
         emit_reports(report, ["terminal"])
     if reports:
         emit_reports(report, list(reports))
@@ -246,7 +261,7 @@ def conversations(
             f"verified {len(run.files)} files: {sum(1 for f in run.files if f.problems)} with problems",
             reports,
         )
-    else:
+    elif not _table_shown(reports):  # on a terminal the table's headline says it
         _echo(_summary(run.files), reports)
     for directory in run.runs:
         _echo(f"run recorded in {directory} (undo: jp-migrate rollback)", reports)

@@ -62,6 +62,7 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
     """(problems, warnings, migrated count) for one file's events."""
     problems: list[str] = []
     warnings: list[str] = []
+    legacy: list[str] = []
     migrated = 0
     if original is not None and len(original) != len(events):
         problems.append(f"{len(events)} events, but the backup holds {len(original)}")
@@ -75,7 +76,7 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
                 )
             continue
         if not is_migrated(event):
-            problems.append(f"[{index}]: tool_call_response {event.get('id', '')} is not migrated")
+            legacy.append(f"[{index}] {event.get('id', '')}")
             continue
         migrated += 1
         try:
@@ -89,11 +90,13 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
                 f"[{index}].{exc.field}: {exc.reason}" if exc.field else f"[{index}]: {exc.reason}"
             )
             continue
-        legacy = before.get("content") if isinstance(before, dict) else None
-        if isinstance(legacy, str) and text != decode_payload(legacy)[0]:
+        original = before.get("content") if isinstance(before, dict) else None
+        if isinstance(original, str) and text != decode_payload(original)[0]:
             problems.append(
                 f"[{index}]: {event.get('id', '')} renders differently from its legacy original"
             )
+    if legacy:
+        problems.insert(0, f"{len(legacy)} tool_call_response event(s) not migrated (first: {legacy[0]})")
     return problems, warnings, migrated
 
 
