@@ -202,3 +202,14 @@ def test_timings_only_on_request(
     assert "timings" not in json.loads(run_check(capsys, "ws", "--report", "json")[1])
     timed = json.loads(run_check(capsys, "ws", "--report", "json", "--timings")[1])
     assert set(timed["timings"]) == {"store", "tools"}
+
+
+def test_a_single_tool_source_is_all_that_is_checked(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = legacy_workspace(in_tmp / "ws")
+    (ws / "tool.py").write_text("print('hi')\n")
+    calls = fake_codemod(monkeypatch, clean)
+    code, out, _ = run_check(capsys, "ws/tool.py", "--report", "json")
+    assert code == 0 and json.loads(out)["store"] is None
+    assert calls[0][0] == [Path("ws/tool.py")]

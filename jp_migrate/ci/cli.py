@@ -12,7 +12,7 @@ from jp_migrate.ci.config import ENCODINGS, CheckConfig, resolve_config
 from jp_migrate.ci.run import run_check
 from jp_migrate.contract.report import Report
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.report import emit_reports, parse_spec
+from jp_migrate.report import case_label, emit_reports, parse_spec
 
 
 def _problems(report: Report) -> list[str]:
@@ -26,7 +26,7 @@ def _problems(report: Report) -> list[str]:
         f"skipped: {f.path}: {f.message}" for f in report.store or [] if f.status == "skipped"
     ]
     lines += [
-        f"error: verify case {c.index}: {c.message}"
+        f"error: verify {case_label(c)}: {c.message}"
         for c in report.verify or []
         if c.verdict == "error"
     ]
@@ -52,8 +52,8 @@ def build_config(
     if not path.exists():
         raise JpMigrateError(f"{path}: no such file or directory")
     config = resolve_config(path if path.is_dir() else path.parent, config_file)
-    if not path.is_dir():  # a single file named on the command line is all that is checked
-        config = replace(config, paths=(path,), store_paths=None, tool_paths=None)
+    if not path.is_dir():  # a single tool source named on the command line is all that is checked
+        config = replace(config, paths=(path,), store_paths=None, tool_paths=None, store=False)
     if verify_tool is not None:
         config = replace(config, verify=replace(config.verify, tool=verify_tool))
     return config.override(

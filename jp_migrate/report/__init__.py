@@ -18,6 +18,7 @@ from pathlib import Path
 
 from jp_migrate.contract.report import Report
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.report._text import case_label
 from jp_migrate.report.json import render_json
 from jp_migrate.report.junit import render_junit
 from jp_migrate.report.markdown import render_markdown
@@ -28,6 +29,7 @@ from jp_migrate.report.totals import compute_totals, normalize
 __all__ = [
     "FORMATS",
     "ReportSpec",
+    "case_label",
     "compute_totals",
     "emit_reports",
     "normalize",
