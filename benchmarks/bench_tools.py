@@ -229,24 +229,33 @@ def main(argv: list[str] | None = None) -> int:
         check = ToolsOptions(write=False)
         # Sanity: the check finds work in every tool file and nothing else.
         found = migrate_tools([tools], check)
-        assert all(f.status == "migrated" for f in found), "every generated tool must need a rewrite"
+        assert all(f.status == "migrated" for f in found), (
+            "every generated tool must need a rewrite"
+        )
         rows = [
             ("mixed (1 file in 10 a tool)", mixed, n_mixed, check, 0.3),
             ("every file a tool", tools, n_tools, check, 1.3),
             ("every file a tool, --jobs 2", tools, n_tools, ToolsOptions(write=False, jobs=2), 0.7),
         ]
         failed = False
-        print(f"{'tree':32} {'files':>6} {'baseline s':>11} {'check s':>9} {'ratio':>7} {'target':>7} clock")
+        print(
+            f"{'tree':32} {'files':>6} {'baseline s':>11} {'check s':>9} {'ratio':>7} {'target':>7} clock"
+        )
         for label, root, files, options, target in rows:
             clock = time.perf_counter if options.jobs > 1 else time.process_time
             base = ours = float("inf")
             for _ in range(args.repeat):
                 base = min(base, timed(lambda root=root: baseline(root), clock))
-                ours = min(ours, timed(lambda root=root, options=options: migrate_tools([root], options), clock))
+                ours = min(
+                    ours,
+                    timed(lambda root=root, options=options: migrate_tools([root], options), clock),
+                )
             ratio = ours / base
             failed |= ratio > target
             kind = "wall" if options.jobs > 1 else "cpu"
-            print(f"{label:32} {files:>6} {base:>11.3f} {ours:>9.3f} {ratio:>6.2f}x {target:>6.1f}x {kind}")
+            print(
+                f"{label:32} {files:>6} {base:>11.3f} {ours:>9.3f} {ratio:>6.2f}x {target:>6.1f}x {kind}"
+            )
     return 1 if failed else 0
 
 

@@ -60,7 +60,10 @@ def test_an_unhandled_site_is_reported_and_the_file_left_as_is(tree: Path) -> No
     (tree / "dyn.py").write_text(DYNAMIC + SUCCESS, "utf-8")
     done = run_cli("tools", "dyn.py", "tool.py", cwd=tree)
     assert done.returncode == 1
-    assert "dyn.py:2:12: codemod-dynamic-type: the Outcome's \"type\" is not a constant string" in done.stdout.splitlines()
+    assert (
+        'dyn.py:2:12: codemod-dynamic-type: the Outcome\'s "type" is not a constant string'
+        in done.stdout.splitlines()
+    )
     assert (tree / "dyn.py").read_text("utf-8") == DYNAMIC + SUCCESS
     assert (tree / "tool.py").read_text("utf-8") == MIGRATED  # the other file is still done
     check = run_cli("tools", "--check", "dyn.py", cwd=tree)
@@ -94,7 +97,9 @@ def test_gitignore_and_exclude_are_honoured(tree: Path) -> None:
         (tree / sub).mkdir(exist_ok=True)
         (tree / sub / "t.py").write_text(SUCCESS, "utf-8")
     (tree / "pkg" / "skip_me.py").write_text(SUCCESS, "utf-8")
-    done = run_cli("tools", "--check", "--exclude", "vendor/", "--exclude", "skip_*.py", ".", cwd=tree)
+    done = run_cli(
+        "tools", "--check", "--exclude", "vendor/", "--exclude", "skip_*.py", ".", cwd=tree
+    )
     touched = sorted({line.split(":")[0] for line in done.stdout.splitlines()})
     assert touched == ["pkg/t.py", "tool.py"]
 
@@ -124,7 +129,13 @@ def test_json_report(tree: Path) -> None:
     files = {f["path"]: f for f in report["tools"]}
     assert files["tool.py"]["status"] == "migrated"
     assert files["tool.py"]["sites"] == [
-        {"line": 2, "column": 18, "rule": "codemod-success-dict", "action": "rewritten", "reason": "success Outcome dict → RFD 058 envelope"}
+        {
+            "line": 2,
+            "column": 18,
+            "rule": "codemod-success-dict",
+            "action": "rewritten",
+            "reason": "success Outcome dict → RFD 058 envelope",
+        }
     ]
     assert files["dyn.py"]["sites"][0]["action"] == "unhandled"
     assert report["totals"]["unhandled_sites"] == 1

@@ -51,7 +51,9 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
 
 def _workspace(root: Path) -> Path:
     """A copy of the example tools (sources, configs, tests) with a few notes to work on."""
-    shutil.copytree(TOOLS, root, ignore=shutil.ignore_patterns("__pycache__", "conversations", ".pytest_cache"))
+    shutil.copytree(
+        TOOLS, root, ignore=shutil.ignore_patterns("__pycache__", "conversations", ".pytest_cache")
+    )
     notes = root / "notes"
     notes.mkdir()
     (notes / "plan.md").write_text("# Plan\nship the codemod\nthen the bridge\n", encoding="utf-8")
@@ -72,7 +74,12 @@ def test_the_examples_are_legacy_tools_the_codemod_rewrites() -> None:
     done = run_cli("tools", "--check", str(TOOLS))
     assert done.returncode == 1, done.stdout + done.stderr
     changed = {line.split(":")[0] for line in done.stdout.splitlines() if ": codemod-" in line}
-    assert {Path(p).name for p in changed} == {"_outcome.py", "word_count.py", "service_status.py", "delete_file.py"}
+    assert {Path(p).name for p in changed} == {
+        "_outcome.py",
+        "word_count.py",
+        "service_status.py",
+        "delete_file.py",
+    }
     assert "unhandled" not in done.stdout
 
 
@@ -81,7 +88,9 @@ def test_the_rewrite_is_idempotent(rewritten: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.parametrize(("tool", "arguments", "answers"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("tool", "arguments", "answers"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
+)
 def test_rewritten_tool_behaves_like_the_original(
     tool: str, arguments: dict[str, Any], answers: dict[str, Any], rewritten: Path, tmp_path: Path
 ) -> None:
@@ -106,19 +115,62 @@ def test_rewritten_sources_compile_and_pass_ruff(rewritten: Path) -> None:
     for name in TOOL_FILES:
         compile((rewritten / name).read_text("utf-8"), name, "exec")
     files = [str(rewritten / name) for name in TOOL_FILES]
-    before = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--select", "E9,F", "--isolated", *[str(TOOLS / n) for n in TOOL_FILES]], capture_output=True, text=True)
-    after = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--select", "E9,F", "--isolated", *files], capture_output=True, text=True)
+    before = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--select",
+            "E9,F",
+            "--isolated",
+            *[str(TOOLS / n) for n in TOOL_FILES],
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    after = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--select",
+            "E9,F",
+            "--isolated",
+            *files,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert before.returncode == 0, before.stdout
     assert after.returncode == 0, after.stdout
 
 
 def _pytest(directory: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider", "--rootdir", str(directory), str(directory / "tests")],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-o",
+            "addopts=",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(directory),
+            str(directory / "tests"),
+        ],
         capture_output=True,
         text=True,
         cwd=directory,
         timeout=300,
+        check=False,
     )
 
 

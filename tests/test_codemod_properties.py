@@ -23,7 +23,10 @@ from jp_migrate.convert.upgrade import outcome_to_envelope
 from jp_migrate.rules import discover_rules
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-SAMPLES = [STDLIB / n for n in ("argparse.py", "json/decoder.py", "string.py", "dataclasses.py", "textwrap.py")]
+SAMPLES = [
+    STDLIB / n
+    for n in ("argparse.py", "json/decoder.py", "string.py", "dataclasses.py", "textwrap.py")
+]
 
 
 @pytest.mark.parametrize("path", [p for p in SAMPLES if p.exists()], ids=lambda p: p.name)
@@ -34,7 +37,12 @@ def test_fast_positions_agree_with_libcst(path: Path) -> None:
     found = scan(module)
     locator = Locator(source, module, found)
     exact = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    nodes = [n for n, _ in found.dicts] + [n for n, _ in found.calls] + [n for n, _ in found.subscripts] + found.strings
+    nodes = (
+        [n for n, _ in found.dicts]
+        + [n for n, _ in found.calls]
+        + [n for n, _ in found.subscripts]
+        + found.strings
+    )
     assert nodes
     for node in nodes:
         fast = locator._from_ast(node)
@@ -44,7 +52,9 @@ def test_fast_positions_agree_with_libcst(path: Path) -> None:
 
 def _inputs_with_sites() -> list[str]:
     sources = [ex.input for rule in discover_rules(kind="codemod") for ex in rule.examples]
-    sources += [p.read_text("utf-8") for p in (REPO / "tests" / "fixtures" / "codemod").rglob("before.py")]
+    sources += [
+        p.read_text("utf-8") for p in (REPO / "tests" / "fixtures" / "codemod").rglob("before.py")
+    ]
     sources += [p.read_text("utf-8") for p in (REPO / "examples" / "tools").glob("*.py")]
     return [s for s in sources if migrate_source(s, precheck=False).sites]
 
@@ -72,7 +82,11 @@ def _literal(value: Any, quote: str) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_literal(v, quote) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_literal(k, quote)}: {_literal(v, quote)}" for k, v in value.items()) + "}"
+        return (
+            "{"
+            + ", ".join(f"{_literal(k, quote)}: {_literal(v, quote)}" for k, v in value.items())
+            + "}"
+        )
     return repr(value)
 
 
@@ -80,15 +94,26 @@ outcomes = st.one_of(
     st.builds(lambda c: {"type": "success", "content": c}, texts),
     st.builds(
         lambda m, t, tr: {"type": "error", "message": m, "trace": t, "transient": tr},
-        texts, st.lists(texts, max_size=3), st.booleans(),
+        texts,
+        st.lists(texts, max_size=3),
+        st.booleans(),
     ),
     st.builds(
         lambda i, t, p, a, d: {
             "type": "needs_input",
-            "question": {"id": i, "text": t, "pre_amble": p, "answer_type": a, **({} if d is None else {"default": d})},
+            "question": {
+                "id": i,
+                "text": t,
+                "pre_amble": p,
+                "answer_type": a,
+                **({} if d is None else {"default": d}),
+            },
         },
-        texts, texts, st.none() | texts,
-        st.sampled_from(["Boolean", "Text"]) | st.builds(lambda o: {"Select": {"options": o}}, st.lists(texts, max_size=3)),
+        texts,
+        texts,
+        st.none() | texts,
+        st.sampled_from(["Boolean", "Text"])
+        | st.builds(lambda o: {"Select": {"options": o}}, st.lists(texts, max_size=3)),
         st.none() | st.booleans(),
     ),
 )
@@ -96,13 +121,17 @@ outcomes = st.one_of(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(outcomes, quotes)
-def test_a_rewritten_literal_evaluates_to_the_foundations_envelope(outcome: dict[str, Any], quote: str) -> None:
+def test_a_rewritten_literal_evaluates_to_the_foundations_envelope(
+    outcome: dict[str, Any], quote: str
+) -> None:
     source = f"value = {_literal(outcome, quote)}\n"
     assert may_contain_outcome(source)
     result = migrate_source(source)
     assert result.status == "migrated" and result.output is not None, result.sites
     scope: dict[str, Any] = {}
-    exec(compile(result.output, "<rewritten>", "exec"), scope)
-    expected = dump(outcome_to_envelope(parse_outcome(json.dumps(outcome).encode(), source="<literal>")))
+    exec(compile(result.output, "<rewritten>", "exec"), scope)  # noqa: S102 - running the rewritten code is the point
+    expected = dump(
+        outcome_to_envelope(parse_outcome(json.dumps(outcome).encode(), source="<literal>"))
+    )
     assert json.loads(json.dumps(scope["value"])) == expected
     assert migrate_source(result.output).status == "unchanged"

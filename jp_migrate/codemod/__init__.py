@@ -1,7 +1,7 @@
 """The tools codemod: rewrite Python tools that print a legacy `Outcome` to print RFD 058 envelopes.
 
-    migrate_tools(paths, ToolsOptions(write=False)) -> list[ToolFile]
-    migrate_source(source) -> SourceResult        # one file's text, no I/O
+migrate_tools(paths, ToolsOptions(write=False)) -> list[ToolFile]
+migrate_source(source) -> SourceResult        # one file's text, no I/O
 """
 
 from jp_migrate.codemod.api import ToolsOptions, migrate_tools

@@ -47,7 +47,11 @@ def _write(path: Path, text: str) -> None:
 
 def unified_diff(path: str, before: str, after: str) -> str:
     a, b = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), a, b))
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), a, b
+        )
+    )
 
 
 def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
@@ -68,8 +72,15 @@ def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
             try:
                 _write(path, result.output)
             except OSError as exc:
-                return ToolFile(path=shown, status="error", message=f"cannot write: {exc.strerror or exc}", sites=result.sites)
-    return ToolFile(path=shown, status=result.status, message=result.message, sites=result.sites, diff=diff)
+                return ToolFile(
+                    path=shown,
+                    status="error",
+                    message=f"cannot write: {exc.strerror or exc}",
+                    sites=result.sites,
+                )
+    return ToolFile(
+        path=shown, status=result.status, message=result.message, sites=result.sites, diff=diff
+    )
 
 
 def _migrate_chunk(paths: list[Path], options: ToolsOptions) -> list[ToolFile]:

@@ -20,7 +20,12 @@ class _Apply(cst.CSTTransformer):
 
 
 def apply(module: cst.Module, findings: Iterable[Finding]) -> cst.Module:
-    rewrites = {id(node): rebuild for f in findings if f.action == "rewritten" for node, rebuild in f.rewrites}
+    rewrites = {
+        id(node): rebuild
+        for f in findings
+        if f.action == "rewritten"
+        for node, rebuild in f.rewrites
+    }
     if not rewrites:
         return module
     return module.visit(_Apply(rewrites))

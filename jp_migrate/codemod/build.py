@@ -43,7 +43,9 @@ def error_meta(pairs: Sequence[tuple[str, cst.BaseExpression]], quote: str) -> c
     return dict_of([(ERROR_META_KEY, dict_of(pairs, quote))], quote)
 
 
-def optional_text_block(value: cst.BaseExpression, quote: str, name: str = "pre_amble") -> cst.StarredElement:
+def optional_text_block(
+    value: cst.BaseExpression, quote: str, name: str = "pre_amble"
+) -> cst.StarredElement:
     """`*[{"type": "text", "text": pre_amble} for pre_amble in [value] if pre_amble is not None]`.
 
     `value` is evaluated once, in the enclosing scope (a comprehension's first

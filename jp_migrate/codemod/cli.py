@@ -45,13 +45,46 @@ def _summary(files: Sequence[ToolFile], *, write: bool) -> str:
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 if a file would change or a site is unhandled.")
-@click.option("--diff", is_flag=True, help="Print a unified diff of the changes instead of writing them.")
-@click.option("--exclude", "exclude", multiple=True, metavar="GLOB", help="Skip files/directories matching GLOB (gitignore syntax; repeatable).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
-@click.option("--report", "reports", multiple=True, metavar="FORMAT[=FILE]", help="Also write a report: json, markdown, junit, sarif, terminal (repeatable).")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Write nothing; exit 1 if a file would change or a site is unhandled.",
+)
+@click.option(
+    "--diff", is_flag=True, help="Print a unified diff of the changes instead of writing them."
+)
+@click.option(
+    "--exclude",
+    "exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Skip files/directories matching GLOB (gitignore syntax; repeatable).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes.",
+)
+@click.option(
+    "--report",
+    "reports",
+    multiple=True,
+    metavar="FORMAT[=FILE]",
+    help="Also write a report: json, markdown, junit, sarif, terminal (repeatable).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print only unhandled sites, errors and diffs.")
-def tools(paths: tuple[Path, ...], check: bool, diff: bool, exclude: tuple[str, ...], jobs: int, reports: tuple[str, ...], quiet: bool) -> int:
+def tools(
+    paths: tuple[Path, ...],
+    check: bool,
+    diff: bool,
+    exclude: tuple[str, ...],
+    jobs: int,
+    reports: tuple[str, ...],
+    quiet: bool,
+) -> int:
     """Rewrite Python tools that print a legacy Outcome so they print RFD 058 envelopes.
 
     Files and directories (.gitignore honoured). Every site is printed as
@@ -65,7 +98,9 @@ def tools(paths: tuple[Path, ...], check: bool, diff: bool, exclude: tuple[str, 
         for spec in reports:
             parse_spec(spec)  # a bad --report fails before any file is touched
     write = not (check or diff)
-    files = migrate_tools(list(paths), ToolsOptions(write=write, diff=diff, exclude=exclude, jobs=jobs))
+    files = migrate_tools(
+        list(paths), ToolsOptions(write=write, diff=diff, exclude=exclude, jobs=jobs)
+    )
     to_err = _stdout_taken(reports)
     for f in files:
         if f.status == "error":

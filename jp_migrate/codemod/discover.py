@@ -17,7 +17,22 @@ import pathspec
 
 from jp_migrate.errors import JpMigrateError
 
-ALWAYS_SKIPPED = frozenset({".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
+ALWAYS_SKIPPED = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "__pycache__",
+        "node_modules",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+    }
+)
 
 
 def _repo_root(directory: Path) -> Path | None:
@@ -110,7 +125,9 @@ def _walk(top: Path, ignores: _Ignores, excluded: pathspec.PathSpec | None) -> I
             if not name.endswith(".py"):
                 continue
             child = here / name
-            if ignores.ignored(real / name, False, chain) or (excluded and _excluded(child, excluded, False)):
+            if ignores.ignored(real / name, False, chain) or (
+                excluded and _excluded(child, excluded, False)
+            ):
                 continue
             yield child
 

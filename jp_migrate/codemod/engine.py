@@ -46,13 +46,21 @@ def syntax_error(source: str, exc: cst.ParserSyntaxError | None = None) -> str |
         return f"1:1: syntax error: {err}"
     if exc is None:
         return None
-    first = str(exc.message).strip().splitlines()[0] if str(exc.message).strip() else "invalid syntax"
+    first = (
+        str(exc.message).strip().splitlines()[0] if str(exc.message).strip() else "invalid syntax"
+    )
     return f"{exc.editor_line}:{exc.editor_column}: syntax error: {first}"
 
 
 def _sites(findings: list[Finding], spans: dict[int, tuple[int, int]]) -> list[Site]:
     sites = [
-        Site(line=spans[id(f.anchor)][0], column=spans[id(f.anchor)][1], rule=f.rule, action=f.action, reason=f.reason)
+        Site(
+            line=spans[id(f.anchor)][0],
+            column=spans[id(f.anchor)][1],
+            rule=f.rule,
+            action=f.action,
+            reason=f.reason,
+        )
         for f in findings
     ]
     return sorted(sites, key=lambda s: (s.line, s.column, s.rule))
@@ -77,12 +85,18 @@ def migrate_source(source: str, *, generate: bool = True, precheck: bool = True)
     found = scan(module)
     names = Names(module, source)
     keyed, claimed, variables = keyed_findings(found, names.is_dict_call)
-    findings = keyed + literal_findings(found, names.is_dict_call, claimed) + call_findings(found, names.is_dict_call)
+    findings = (
+        keyed
+        + literal_findings(found, names.is_dict_call, claimed)
+        + call_findings(found, names.is_dict_call)
+    )
     findings += string_findings(found, names)
     locator = Locator(source, module, found)
     skipped = skip_lines(source)
     findings = _not_skipped(findings, locator, skipped)
-    outcomes = {id(f.outcome) for f in findings if f.action == "rewritten" and f.outcome is not None}
+    outcomes = {
+        id(f.outcome) for f in findings if f.action == "rewritten" and f.outcome is not None
+    }
     findings += _not_skipped(read_findings(found, outcomes, variables), locator, skipped)
     if not findings:
         return SourceResult("unchanged")
@@ -93,10 +107,14 @@ def migrate_source(source: str, *, generate: bool = True, precheck: bool = True)
     if not generate:
         return SourceResult("migrated", sites)
     output = apply(module, findings).code
-    return SourceResult("migrated" if output != source else "unchanged", sites, output if output != source else None)
+    return SourceResult(
+        "migrated" if output != source else "unchanged", sites, output if output != source else None
+    )
 
 
-def _not_skipped(findings: list[Finding], locator: Locator, skipped: frozenset[int]) -> list[Finding]:
+def _not_skipped(
+    findings: list[Finding], locator: Locator, skipped: frozenset[int]
+) -> list[Finding]:
     if not skipped or not findings:
         return findings
     locator.prepare([f.anchor for f in findings])

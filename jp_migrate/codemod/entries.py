@@ -34,7 +34,7 @@ def literal_value(node: cst.SimpleString) -> str | bytes:
     """A string literal's value; the common case (no prefix, no escape) without `ast.literal_eval`."""
     raw = node.value
     if "\\" not in raw and raw[0] in "\"'":  # no prefix, no escapes: the text between the quotes
-        quote = 3 if raw[:3] in ('"""', "\'\'\'") else 1
+        quote = 3 if raw[:3] in ('"""', "'''") else 1
         return raw[quote:-quote]
     return node.evaluated_value
 
@@ -62,7 +62,9 @@ def dict_entries(node: cst.Dict) -> list[Entry]:
 
 def call_entries(node: cst.Call) -> list[Entry]:
     return [
-        Entry(arg.keyword.value if arg.keyword is not None and not arg.star else None, arg.value, arg)
+        Entry(
+            arg.keyword.value if arg.keyword is not None and not arg.star else None, arg.value, arg
+        )
         for arg in node.args
     ]
 
@@ -76,7 +78,9 @@ def _plain(comma: cst.Comma) -> cst.Comma:
     after = comma.whitespace_after
     if isinstance(after, cst.ParenthesizedWhitespace) and after.first_line.comment is not None:
         after = after.with_changes(
-            first_line=after.first_line.with_changes(comment=None, whitespace=cst.SimpleWhitespace(""))
+            first_line=after.first_line.with_changes(
+                comment=None, whitespace=cst.SimpleWhitespace("")
+            )
         )
     return comma.with_changes(whitespace_after=after)
 
@@ -110,14 +114,20 @@ def _arg_item(entry: NewEntry) -> Item:
     )
 
 
-def _with_commas(original: Sequence[Item], new: list[Item], origins: list[Entry | None]) -> list[Item]:
+def _with_commas(
+    original: Sequence[Item], new: list[Item], origins: list[Entry | None]
+) -> list[Item]:
     between, last = _separators(original)
     original_last = original[-1] if original else None
     out: list[Item] = []
     for i, (item, origin) in enumerate(zip(new, origins, strict=True)):
         if i == len(new) - 1:
             comma: cst.Comma | cst.MaybeSentinel = last
-        elif origin is not None and origin.item is not original_last and isinstance(origin.item.comma, cst.Comma):
+        elif (
+            origin is not None
+            and origin.item is not original_last
+            and isinstance(origin.item.comma, cst.Comma)
+        ):
             comma = origin.item.comma
         else:
             comma = between

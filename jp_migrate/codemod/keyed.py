@@ -14,7 +14,6 @@ and `out = {}` gains `"_meta": {"computer.jp/error": {}}` when trace/transient c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -53,7 +52,11 @@ def key_assign(statement: cst.BaseStatement) -> KeyAssign | None:
     if not isinstance(small, cst.Assign) or len(small.targets) != 1:
         return None
     target = small.targets[0].target
-    if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1):
+    if not (
+        isinstance(target, cst.Subscript)
+        and isinstance(target.value, cst.Name)
+        and len(target.slice) == 1
+    ):
         return None
     index = target.slice[0].slice
     key = const_str(index.value) if isinstance(index, cst.Index) else None
@@ -67,9 +70,15 @@ def _init(statement: cst.BaseStatement, var: str) -> cst.BaseExpression | None:
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None
     small = statement.body[0]
-    if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == var for t in small.targets):
+    if isinstance(small, cst.Assign) and any(
+        isinstance(t.target, cst.Name) and t.target.value == var for t in small.targets
+    ):
         return small.value
-    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == var:
+    if (
+        isinstance(small, cst.AnnAssign)
+        and isinstance(small.target, cst.Name)
+        and small.target.value == var
+    ):
         return small.value
     return None
 
@@ -90,14 +99,21 @@ def _rewrite_statement(assign: KeyAssign, tag: str, quote: str, is_dict_call: Is
                 return cst.RemovalSentinel.REMOVE
             new_target, value = target.with_changes(slice=_key("isError", quote)), cst.Name("True")
         elif assign.key in ("content", "message"):
-            new_target, value = target.with_changes(slice=_key("content", quote)), build.text_blocks(small.value, quote)
+            new_target, value = (
+                target.with_changes(slice=_key("content", quote)),
+                build.text_blocks(small.value, quote),
+            )
         elif assign.key in META_KEYS:
-            meta = cst.Subscript(cst.Subscript(target.value, _key("_meta", quote)), _key(build.ERROR_META_KEY, quote))
+            meta = cst.Subscript(
+                cst.Subscript(target.value, _key("_meta", quote)), _key(build.ERROR_META_KEY, quote)
+            )
             new_target, value = target.with_changes(value=meta), small.value
         else:  # question
             new_target = target.with_changes(slice=_key("content", quote))
             value = question_content(small.value, quote, KEYED_DICT, shaped_like_dict_call)
-        assign_node = small.with_changes(targets=[small.targets[0].with_changes(target=new_target)], value=value)
+        assign_node = small.with_changes(
+            targets=[small.targets[0].with_changes(target=new_target)], value=value
+        )
         return updated.with_changes(body=[assign_node])
 
     return rewrite
@@ -120,7 +136,12 @@ def _init_var(statement: cst.BaseStatement) -> tuple[str, cst.Dict] | None:
 
 
 def _group(
-    init: cst.Dict, members: list[KeyAssign], tag: str, anchor: cst.CSTNode, quote: str, is_dict_call: IsDictCall
+    init: cst.Dict,
+    members: list[KeyAssign],
+    tag: str,
+    anchor: cst.CSTNode,
+    quote: str,
+    is_dict_call: IsDictCall,
 ) -> Finding:
     var = members[0].var if members else "out"
     init_entries = dict_entries(init)
@@ -132,17 +153,28 @@ def _group(
             raise Unhandled(KEYED_DICT, f'{var}["type"] is set more than once')
         missing = [k for k in REQUIRED[tag] if k not in keys]
         if missing:
-            raise Unhandled(KEYED_DICT, f"incomplete {tag} Outcome: no {', '.join(repr(k) for k in missing)} in this block")
+            raise Unhandled(
+                KEYED_DICT,
+                f"incomplete {tag} Outcome: no {', '.join(repr(k) for k in missing)} in this block",
+            )
         meta_later = tag == "error" and any(m.key in META_KEYS for m in members)
         if meta_later and any(e.key in META_KEYS for e in init_entries):
-            raise Unhandled(KEYED_DICT, f"trace/transient split between `{var} = {{…}}` and later assignments")
-        new_init: list[NewEntry] = envelope_entries(tag, init_entries, quote, KEYED_DICT, is_dict_call, partial=True, meta_later=meta_later)
+            raise Unhandled(
+                KEYED_DICT, f"trace/transient split between `{var} = {{…}}` and later assignments"
+            )
+        new_init: list[NewEntry] = envelope_entries(
+            tag, init_entries, quote, KEYED_DICT, is_dict_call, partial=True, meta_later=meta_later
+        )
         for m in members:
             if m.key == "question":
                 question_content(m.value, quote, KEYED_DICT, is_dict_call)
-            if m.key in ("content", "message") and isinstance(m.value, (cst.List, cst.ListComp, cst.Dict)):
+            if m.key in ("content", "message") and isinstance(
+                m.value, (cst.List, cst.ListComp, cst.Dict)
+            ):
                 raise Unhandled(KEYED_DICT, f"{var}[{m.key!r}] is not a string")
-            if (tag == "success" and m.key in ("isError", "_meta")) or (tag != "success" and m.key in ("content", "isError", "_meta")):
+            if (tag == "success" and m.key in ("isError", "_meta")) or (
+                tag != "success" and m.key in ("content", "isError", "_meta")
+            ):
                 raise Unhandled(KEYED_DICT, f"key {m.key!r} would clash with the envelope")
     except Unhandled as exc:
         return Finding(anchor, exc.rule, "unhandled", exc.reason)
@@ -153,11 +185,23 @@ def _group(
 
         def rewrite_init(updated: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(updated, cst.Dict)
-            fresh = envelope_entries(tag, dict_entries(updated), quote, KEYED_DICT, shaped_like_dict_call, partial=True, meta_later=meta_later)
+            fresh = envelope_entries(
+                tag,
+                dict_entries(updated),
+                quote,
+                KEYED_DICT,
+                shaped_like_dict_call,
+                partial=True,
+                meta_later=meta_later,
+            )
             return rebuild(updated, fresh, quote)
 
         rewrites.append((init, rewrite_init))
-    rewrites += [(m.line, _rewrite_statement(m, tag, quote, is_dict_call)) for m in members if m.key in LEGACY_KEYS or m.key == "type"]
+    rewrites += [
+        (m.line, _rewrite_statement(m, tag, quote, is_dict_call))
+        for m in members
+        if m.key in LEGACY_KEYS or m.key == "type"
+    ]
     reason = f"{tag} Outcome built key by key → RFD 058 envelope"
     return Finding(anchor, KEYED_DICT, "rewritten", reason, tuple(rewrites), init)
 
@@ -167,7 +211,9 @@ def _subscript_quote(target: cst.Subscript) -> str:
     return build.quote_of(index.value if isinstance(index, cst.Index) else None)
 
 
-def keyed_findings(found: Scan, is_dict_call: IsDictCall) -> tuple[list[Finding], set[int], dict[int, tuple[Scope, str]]]:
+def keyed_findings(
+    found: Scan, is_dict_call: IsDictCall
+) -> tuple[list[Finding], set[int], dict[int, tuple[Scope, str]]]:
     """Findings, the ids of the `out = {…}` literals they own, and which variable each one is."""
     findings: list[Finding] = []
     claimed: set[int] = set()
@@ -180,13 +226,21 @@ def keyed_findings(found: Scan, is_dict_call: IsDictCall) -> tuple[list[Finding]
             if init is None:
                 continue
             var, literal = init
-            end = next((k for k in range(i + 1, len(body)) if _init(body[k], var) is not None), len(body))
+            end = next(
+                (k for k in range(i + 1, len(body)) if _init(body[k], var) is not None), len(body)
+            )
             members = [a for a in assigns[i + 1 : end] if a is not None and a.var == var]
             if not members:
                 continue
             type_entry = next((e for e in dict_entries(literal) if e.key == "type"), None)
             type_assign = next((m for m in members if m.key == "type"), None)
-            tag_node = type_assign.value if type_assign is not None else type_entry.value if type_entry is not None else None
+            tag_node = (
+                type_assign.value
+                if type_assign is not None
+                else type_entry.value
+                if type_entry is not None
+                else None
+            )
             if tag_node is None:
                 continue
             anchor: cst.CSTNode = type_assign.target if type_assign is not None else literal
@@ -194,13 +248,26 @@ def keyed_findings(found: Scan, is_dict_call: IsDictCall) -> tuple[list[Finding]
             legacy = any(m.key in LEGACY_KEYS for m in members)
             if tag is None:
                 if legacy:
-                    findings.append(Finding(anchor, DYNAMIC_TYPE, "unhandled", f'{var}["type"] is not a constant string'))
+                    findings.append(
+                        Finding(
+                            anchor,
+                            DYNAMIC_TYPE,
+                            "unhandled",
+                            f'{var}["type"] is not a constant string',
+                        )
+                    )
                     grouped.update(id(m) for m in members)
                 continue
             if tag not in TAGS or not (legacy or type_assign is not None):
                 continue
-            quote = _subscript_quote(type_assign.target) if type_assign is not None else build.quote_of(
-                type_entry.item.key if type_entry is not None and isinstance(type_entry.item, cst.DictElement) else None
+            quote = (
+                _subscript_quote(type_assign.target)
+                if type_assign is not None
+                else build.quote_of(
+                    type_entry.item.key
+                    if type_entry is not None and isinstance(type_entry.item, cst.DictElement)
+                    else None
+                )
             )
             findings.append(_group(literal, members, tag, anchor, quote, is_dict_call))
             grouped.update(id(m) for m in members)
@@ -213,6 +280,15 @@ def keyed_findings(found: Scan, is_dict_call: IsDictCall) -> tuple[list[Finding]
             if tag in TAGS:
                 reason = f'{head.var}["type"] is set without `{head.var} = {{…}}` earlier in the same block'
                 findings.append(Finding(head.target, KEYED_DICT, "unhandled", reason))
-            elif tag is None and any(a is not None and a.var == head.var and a.key in LEGACY_KEYS for a in assigns):
-                findings.append(Finding(head.target, DYNAMIC_TYPE, "unhandled", f'{head.var}["type"] is not a constant string'))
+            elif tag is None and any(
+                a is not None and a.var == head.var and a.key in LEGACY_KEYS for a in assigns
+            ):
+                findings.append(
+                    Finding(
+                        head.target,
+                        DYNAMIC_TYPE,
+                        "unhandled",
+                        f'{head.var}["type"] is not a constant string',
+                    )
+                )
     return findings, claimed, variables

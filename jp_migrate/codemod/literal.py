@@ -34,12 +34,16 @@ def _finding(
     tag = const_str(type_entry.value)
     if tag is None:
         if keys & LEGACY_KEYS:
-            return Finding(node, DYNAMIC_TYPE, "unhandled", 'the Outcome\'s "type" is not a constant string')
+            return Finding(
+                node, DYNAMIC_TYPE, "unhandled", 'the Outcome\'s "type" is not a constant string'
+            )
         return None
     if tag not in TAGS or (tag != "needs_input" and None not in keys and not keys & LEGACY_KEYS):
         return None  # {"type": "error", "code": 3} is somebody else's dict
     acting = rule or RULE_FOR_TAG[tag]
-    quote = build.quote_of(type_entry.item.key if isinstance(type_entry.item, cst.DictElement) else None)
+    quote = build.quote_of(
+        type_entry.item.key if isinstance(type_entry.item, cst.DictElement) else None
+    )
     try:
         envelope_entries(tag, entries, quote, acting, is_dict_call)
     except Unhandled as exc:
@@ -48,10 +52,19 @@ def _finding(
     def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, (cst.Dict, cst.Call))
         fresh = dict_entries(updated) if isinstance(updated, cst.Dict) else call_entries(updated)
-        return rebuild(updated, envelope_entries(tag, fresh, quote, acting, shaped_like_dict_call), quote)
+        return rebuild(
+            updated, envelope_entries(tag, fresh, quote, acting, shaped_like_dict_call), quote
+        )
 
     what = "dict(...) call" if isinstance(node, cst.Call) else "dict"
-    return Finding(node, acting, "rewritten", f"{tag} Outcome {what} → RFD 058 envelope", ((node, rewrite),), node)
+    return Finding(
+        node,
+        acting,
+        "rewritten",
+        f"{tag} Outcome {what} → RFD 058 envelope",
+        ((node, rewrite),),
+        node,
+    )
 
 
 def literal_findings(found: Scan, is_dict_call: IsDictCall, claimed: set[int]) -> list[Finding]:
@@ -77,7 +90,14 @@ def call_findings(found: Scan, is_dict_call: IsDictCall) -> list[Finding]:
             continue
         entries = call_entries(node)
         if any(e.key is None for e in entries):
-            out.append(Finding(node, SPREAD, "unhandled", "positional or `**` argument in a dict(type=…) Outcome"))
+            out.append(
+                Finding(
+                    node,
+                    SPREAD,
+                    "unhandled",
+                    "positional or `**` argument in a dict(type=…) Outcome",
+                )
+            )
             continue
         finding = _finding(node, entries, DICT_CALL, is_dict_call)
         if finding is not None:

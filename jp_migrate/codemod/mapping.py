@@ -26,16 +26,26 @@ TAGS = ("success", "error", "needs_input")
 RULE_FOR_TAG = {"success": SUCCESS_DICT, "error": ERROR_DICT, "needs_input": NEEDS_INPUT_DICT}
 # Keys only a legacy Outcome has (besides `type`): their presence marks a dict as one.
 LEGACY_KEYS = frozenset({"content", "message", "trace", "transient", "question"})
-REQUIRED = {"success": ("content",), "error": ("message", "trace", "transient"), "needs_input": ("question",)}
+REQUIRED = {
+    "success": ("content",),
+    "error": ("message", "trace", "transient"),
+    "needs_input": ("question",),
+}
 META_KEYS = ("trace", "transient")
-_CLASHES = {"success": {"isError", "_meta"}, "error": {"content", "isError", "_meta"}, "needs_input": {"content", "isError", "_meta"}}
+_CLASHES = {
+    "success": {"isError", "_meta"},
+    "error": {"content", "isError", "_meta"},
+    "needs_input": {"content", "isError", "_meta"},
+}
 
 IsDictCall = Callable[[cst.BaseExpression], bool]
 
 
 def shaped_like_dict_call(node: cst.BaseExpression) -> bool:
     """For rebuilding a site already checked: updated nodes are new objects scope analysis never saw."""
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
+    return (
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
+    )
 
 
 class Unhandled(Exception):
@@ -49,12 +59,16 @@ class Unhandled(Exception):
 
 def inert(node: cst.CSTNode | None) -> bool:
     """True when evaluating `node` earlier or later cannot be observed (no calls, no awaits)."""
-    if node is None or isinstance(node, (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis)):
+    if node is None or isinstance(
+        node, (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis)
+    ):
         return True
     if isinstance(node, cst.ConcatenatedString):
         return inert(node.left) and inert(node.right)
     if isinstance(node, cst.FormattedString):
-        return all(inert(p.expression) for p in node.parts if isinstance(p, cst.FormattedStringExpression))
+        return all(
+            inert(p.expression) for p in node.parts if isinstance(p, cst.FormattedStringExpression)
+        )
     if isinstance(node, cst.Attribute):
         return inert(node.value)
     if isinstance(node, cst.UnaryOperation):
@@ -66,7 +80,10 @@ def inert(node: cst.CSTNode | None) -> bool:
     if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
         return all(isinstance(e, cst.Element) and inert(e.value) for e in node.elements)
     if isinstance(node, cst.Dict):
-        return all(isinstance(e, cst.DictElement) and inert(e.key) and inert(e.value) for e in node.elements)
+        return all(
+            isinstance(e, cst.DictElement) and inert(e.key) and inert(e.value)
+            for e in node.elements
+        )
     return False
 
 
@@ -74,7 +91,9 @@ def _check_order(source_order: list[Entry], new_order: list[Entry], rule: str, w
     if [id(e) for e in source_order] == [id(e) for e in new_order]:
         return
     if sum(not inert(e.value) for e in source_order) > 1:
-        raise Unhandled(rule, f"moving {what} would change the order in which its values are evaluated")
+        raise Unhandled(
+            rule, f"moving {what} would change the order in which its values are evaluated"
+        )
 
 
 def _check_keys(tag: str, entries: list[Entry], rule: str, partial: bool) -> None:
@@ -89,7 +108,9 @@ def _check_keys(tag: str, entries: list[Entry], rule: str, partial: bool) -> Non
         raise Unhandled(rule, f"key {clash[0]!r} would clash with the envelope")
 
 
-def success_entries(entries: list[Entry], quote: str, rule: str, *, partial: bool = False) -> list[NewEntry]:
+def success_entries(
+    entries: list[Entry], quote: str, rule: str, *, partial: bool = False
+) -> list[NewEntry]:
     _check_keys("success", entries, rule, partial)
     out: list[NewEntry] = []
     for e in entries:
@@ -131,29 +152,47 @@ def error_entries(
             evaluated.append(e)
     if meta_later and not meta:
         out.append(NewEntry("_meta", build.error_meta([], quote)))
-    _check_order([e for e in entries if e.key != "type"], evaluated, rule, "trace/transient into _meta")
+    _check_order(
+        [e for e in entries if e.key != "type"], evaluated, rule, "trace/transient into _meta"
+    )
     return out
 
 
 def answer_schema(node: cst.BaseExpression, quote: str, rule: str) -> cst.Dict:
     kind = const_str(node)
-    if isinstance(node, cst.Dict) and len(node.elements) == 1 and isinstance(node.elements[0], cst.DictElement):
+    if (
+        isinstance(node, cst.Dict)
+        and len(node.elements) == 1
+        and isinstance(node.elements[0], cst.DictElement)
+    ):
         only = node.elements[0]
         tag = const_str(only.key)
-        if tag in ("Boolean", "Text") and isinstance(only.value, cst.Name) and only.value.value == "None":
+        if (
+            tag in ("Boolean", "Text")
+            and isinstance(only.value, cst.Name)
+            and only.value.value == "None"
+        ):
             kind = tag  # serde's one-key map spelling of a unit variant: {"Boolean": null}
         elif tag == "Select" and isinstance(only.value, cst.Dict):
-            options = [e for e in only.value.elements if isinstance(e, cst.DictElement) and const_str(e.key) == "options"]
+            options = [
+                e
+                for e in only.value.elements
+                if isinstance(e, cst.DictElement) and const_str(e.key) == "options"
+            ]
             if len(options) == 1 and len(only.value.elements) == 1:
                 return build.schema("string", quote, enum=options[0].value)
     if kind == "Boolean":
         return build.schema("boolean", quote)
     if kind == "Text":
         return build.schema("string", quote)
-    raise Unhandled(rule, 'answer_type is not "Boolean", "Text" or {"Select": {"options": …}} written out')
+    raise Unhandled(
+        rule, 'answer_type is not "Boolean", "Text" or {"Select": {"options": …}} written out'
+    )
 
 
-def question_content(question: cst.BaseExpression, quote: str, rule: str, is_dict_call: IsDictCall) -> cst.List:
+def question_content(
+    question: cst.BaseExpression, quote: str, rule: str, is_dict_call: IsDictCall
+) -> cst.List:
     """`[text(pre_amble)?, {"type": "question", "question": {id, text, schema, default?}}]`."""
     if not (isinstance(question, cst.Dict) or is_dict_call(question)):
         raise Unhandled(rule, "the question is not a dict literal or dict(...) call")
@@ -175,7 +214,12 @@ def question_content(question: cst.BaseExpression, quote: str, rule: str, is_dic
             out.append(NewEntry(e.key or "", e.value, e))
     blocks: list[cst.BaseElement] = []
     if pre is not None:
-        _check_order(entries, [pre, *(e for e in entries if e is not pre)], rule, "pre_amble before the question")
+        _check_order(
+            entries,
+            [pre, *(e for e in entries if e is not pre)],
+            rule,
+            "pre_amble before the question",
+        )
         value = pre.value
         if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             blocks.append(cst.Element(build.text_block(value, quote)))
@@ -202,7 +246,14 @@ def needs_input_entries(
 
 
 def envelope_entries(
-    tag: str, entries: list[Entry], quote: str, rule: str, is_dict_call: IsDictCall, *, partial: bool = False, meta_later: bool = False
+    tag: str,
+    entries: list[Entry],
+    quote: str,
+    rule: str,
+    is_dict_call: IsDictCall,
+    *,
+    partial: bool = False,
+    meta_later: bool = False,
 ) -> list[NewEntry]:
     if tag == "success":
         return success_entries(entries, quote, rule, partial=partial)

@@ -7,9 +7,8 @@ an Outcome is passed to some call), and at most once per file.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import re
+from collections.abc import Mapping
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, QualifiedName, QualifiedNameProvider
@@ -34,7 +33,9 @@ class Names:
             wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
             self._resolved = wrapper.resolve(QualifiedNameProvider)
         names = self._resolved.get(node, set())
-        if isinstance(names, LazyValue):  # QualifiedNameProvider computes each node's names on demand
+        if isinstance(
+            names, LazyValue
+        ):  # QualifiedNameProvider computes each node's names on demand
             names = names()
         return {q.name for q in names if isinstance(q, QualifiedName)}  # type: ignore[union-attr]
 

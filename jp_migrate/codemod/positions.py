@@ -61,18 +61,27 @@ def _ast_nodes(tree: ast.AST) -> dict[str, list[ast.expr]]:
 
 def _in_source_order(nodes: Iterable[ast.expr]) -> list[ast.expr]:
     # Nodes sharing a first token are nested: the outer (longer) one comes first, as in a pre-order walk.
-    return sorted(nodes, key=lambda n: (n.lineno, n.col_offset, -(n.end_lineno or 0), -(n.end_col_offset or 0)))
+    return sorted(
+        nodes,
+        key=lambda n: (n.lineno, n.col_offset, -(n.end_lineno or 0), -(n.end_col_offset or 0)),
+    )
 
 
 def _agrees(cst_node: cst.CSTNode, twin: ast.expr) -> bool:
     if isinstance(cst_node, cst.Dict):
         return isinstance(twin, ast.Dict) and len(twin.keys) == len(cst_node.elements)
     if isinstance(cst_node, cst.Call):
-        return isinstance(twin, ast.Call) and len(twin.args) + len(twin.keywords) == len(cst_node.args)
+        return isinstance(twin, ast.Call) and len(twin.args) + len(twin.keywords) == len(
+            cst_node.args
+        )
     if isinstance(cst_node, cst.Subscript):
         return isinstance(twin, ast.Subscript)
     if isinstance(cst_node, (cst.SimpleString, cst.ConcatenatedString)):
-        value = literal_value(cst_node) if isinstance(cst_node, cst.SimpleString) else cst_node.evaluated_value
+        value = (
+            literal_value(cst_node)
+            if isinstance(cst_node, cst.SimpleString)
+            else cst_node.evaluated_value
+        )
         if value is None:  # an implicit concatenation with an f-string part
             return isinstance(twin, ast.JoinedStr)
         return isinstance(twin, ast.Constant) and twin.value == value
@@ -147,6 +156,8 @@ class Locator:
 
     def _from_libcst(self, anchor: cst.CSTNode) -> Span:
         if self._fallback is None:
-            self._fallback = MetadataWrapper(self._module, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._fallback = MetadataWrapper(self._module, unsafe_skip_copy=True).resolve(
+                PositionProvider
+            )
         where = self._fallback[anchor]
         return Span(where.start.line, where.start.column + 1, where.end.line)

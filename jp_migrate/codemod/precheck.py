@@ -16,7 +16,9 @@ import re
 _TAG = re.compile(r"""(?:["'](?:success|error|needs_input)["'])|needs_input""")
 # A `"type"` key (or `type=`/`["type"]`) with a non-constant value is still a site (dynamic type).
 _TYPE_KEY = re.compile(r"""["']type["']|\btype\s*=""")
-_LEGACY_KEY = re.compile(r"""["'](?:content|message|trace|transient|question)["']|\b(?:content|message|trace|transient|question)\s*=""")
+_LEGACY_KEY = re.compile(
+    r"""["'](?:content|message|trace|transient|question)["']|\b(?:content|message|trace|transient|question)\s*="""
+)
 
 _SKIP = re.compile(r"#\s*jp-migrate:\s*skip\b")
 

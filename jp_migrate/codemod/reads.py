@@ -43,17 +43,26 @@ def _get_key(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
     return None
 
 
-def read_findings(found: Scan, outcomes: set[int], variables: dict[int, tuple[Scope, str]]) -> list[Finding]:
+def read_findings(
+    found: Scan, outcomes: set[int], variables: dict[int, tuple[Scope, str]]
+) -> list[Finding]:
     """`outcomes`: ids of nodes that build an envelope now; `variables`: key-by-key ones, by init id."""
     outcome_vars = {(id(scope), name) for scope, name in variables.values()}
-    outcome_vars |= {(id(scope), name) for scope, name, value in found.assigns if id(value) in outcomes}
+    outcome_vars |= {
+        (id(scope), name) for scope, name, value in found.assigns if id(value) in outcomes
+    }
     helpers = {
         scope.name.value
         for scope, value in found.returns
         if isinstance(scope, cst.FunctionDef)
-        and (id(value) in outcomes or (isinstance(value, cst.Name) and (id(scope), value.value) in outcome_vars))
+        and (
+            id(value) in outcomes
+            or (isinstance(value, cst.Name) and (id(scope), value.value) in outcome_vars)
+        )
     }
-    outcome_vars |= {(id(scope), name) for scope, name, value in found.assigns if _called_name(value) in helpers}
+    outcome_vars |= {
+        (id(scope), name) for scope, name, value in found.assigns if _called_name(value) in helpers
+    }
 
     def is_outcome(node: cst.BaseExpression, scope: Scope) -> str | None:
         if isinstance(node, cst.Name) and (id(scope), node.value) in outcome_vars:
@@ -68,13 +77,27 @@ def read_findings(found: Scan, outcomes: set[int], variables: dict[int, tuple[Sc
             if key in _READ_KEYS and id(sub) not in found.stored:
                 what = is_outcome(sub.value, scope)
                 if what:
-                    out.append(Finding(sub, READS_LEGACY_KEYS, "unhandled", f"reads the legacy Outcome key {key!r} of {what}"))
+                    out.append(
+                        Finding(
+                            sub,
+                            READS_LEGACY_KEYS,
+                            "unhandled",
+                            f"reads the legacy Outcome key {key!r} of {what}",
+                        )
+                    )
         for call, scope in found.calls:
             got = _get_key(call)
             if got is not None and got[1] in _READ_KEYS:
                 what = is_outcome(got[0], scope)
                 if what:
-                    out.append(Finding(call, READS_LEGACY_KEYS, "unhandled", f"reads the legacy Outcome key {got[1]!r} of {what}"))
+                    out.append(
+                        Finding(
+                            call,
+                            READS_LEGACY_KEYS,
+                            "unhandled",
+                            f"reads the legacy Outcome key {got[1]!r} of {what}",
+                        )
+                    )
     for comparison in found.comparisons:
         operands = [comparison.left, *(t.comparator for t in comparison.comparisons)]
         if not any(const_str(o) in TAGS for o in operands):
@@ -87,5 +110,12 @@ def read_findings(found: Scan, outcomes: set[int], variables: dict[int, tuple[Sc
             else:
                 continue
             if not any(f.anchor is anchor for f in out):
-                out.append(Finding(anchor, READS_LEGACY_KEYS, "unhandled", 'compares a legacy Outcome\'s "type" with a tag'))
+                out.append(
+                    Finding(
+                        anchor,
+                        READS_LEGACY_KEYS,
+                        "unhandled",
+                        'compares a legacy Outcome\'s "type" with a tag',
+                    )
+                )
     return out

@@ -20,11 +20,37 @@ Scope = cst.Module | cst.FunctionDef | cst.ClassDef
 # Fields that never hold an expression or statement.
 _NOISE = frozenset(
     {
-        "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators", "header",
-        "footer", "indent", "newline", "trailing_whitespace", "equal", "colon", "dot", "star",
-        "lbrace", "rbrace", "lbracket", "rbracket", "operator", "first_colon", "second_colon",
-        "asynchronous", "conversion", "encoding", "default_indent", "default_newline",
-        "has_trailing_newline", "relative", "whitespace_between", "posonly_ind",
+        "lpar",
+        "rpar",
+        "comma",
+        "semicolon",
+        "leading_lines",
+        "lines_after_decorators",
+        "header",
+        "footer",
+        "indent",
+        "newline",
+        "trailing_whitespace",
+        "equal",
+        "colon",
+        "dot",
+        "star",
+        "lbrace",
+        "rbrace",
+        "lbracket",
+        "rbracket",
+        "operator",
+        "first_colon",
+        "second_colon",
+        "asynchronous",
+        "conversion",
+        "encoding",
+        "default_indent",
+        "default_newline",
+        "has_trailing_newline",
+        "relative",
+        "whitespace_between",
+        "posonly_ind",
     }
 )
 # Where the dataclass field order is not the source order.
@@ -40,10 +66,27 @@ _ORDER: dict[type[cst.CSTNode], tuple[str, ...]] = {
 # Leaves and subtrees that cannot hold a site (exact types: `isinstance` on libcst's ABCs is slow).
 _LEAVES = frozenset(
     {
-        cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.Import, cst.ImportFrom, cst.Pass,
-        cst.Break, cst.Continue, cst.Ellipsis, cst.SimpleWhitespace, cst.ParenthesizedWhitespace,
-        cst.EmptyLine, cst.TrailingWhitespace, cst.Newline, cst.FormattedStringText, cst.Comment,
-        cst.AssignEqual, cst.Colon, cst.Dot, cst.Semicolon,
+        cst.Name,
+        cst.Integer,
+        cst.Float,
+        cst.Imaginary,
+        cst.Import,
+        cst.ImportFrom,
+        cst.Pass,
+        cst.Break,
+        cst.Continue,
+        cst.Ellipsis,
+        cst.SimpleWhitespace,
+        cst.ParenthesizedWhitespace,
+        cst.EmptyLine,
+        cst.TrailingWhitespace,
+        cst.Newline,
+        cst.FormattedStringText,
+        cst.Comment,
+        cst.AssignEqual,
+        cst.Colon,
+        cst.Dot,
+        cst.Semicolon,
     }
 )
 _SEQUENCES = (list, tuple)
@@ -72,7 +115,9 @@ class Scan:
     subscripts: list[tuple[cst.Subscript, Scope]] = field(default_factory=list)
     strings: list[cst.BaseString] = field(default_factory=list)  # outermost string expressions
     stored: set[int] = field(default_factory=set)  # ids of subscripts that are assignment targets
-    statement_strings: set[int] = field(default_factory=set)  # ids of strings that are a whole statement
+    statement_strings: set[int] = field(
+        default_factory=set
+    )  # ids of strings that are a whole statement
     blocks: list[tuple[Sequence[cst.BaseStatement], Scope]] = field(default_factory=list)
     assigns: list[tuple[Scope, str, cst.BaseExpression]] = field(default_factory=list)
     returns: list[tuple[Scope, cst.BaseExpression]] = field(default_factory=list)

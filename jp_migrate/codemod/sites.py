@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 import libcst as cst
 
@@ -17,7 +17,9 @@ from jp_migrate.contract.report import Site
 
 Action = Literal["rewritten", "unhandled"]
 # Rebuild one node from its already-transformed self (nested sites are rewritten first).
-Rebuild = Callable[[cst.CSTNode], Union[cst.CSTNode, cst.FlattenSentinel[cst.CSTNode], cst.RemovalSentinel]]
+Rebuild = Callable[
+    [cst.CSTNode], cst.CSTNode | cst.FlattenSentinel[cst.CSTNode] | cst.RemovalSentinel
+]
 
 # The codemod's rule ids; each is a file `rules/<id>.toml` with its examples.
 SUCCESS_DICT = "codemod-success-dict"
@@ -52,7 +54,9 @@ class Finding:
     action: Action
     reason: str
     rewrites: tuple[tuple[cst.CSTNode, Rebuild], ...] = ()
-    outcome: cst.CSTNode | None = None  # the node that now builds an envelope (for read-back checks)
+    outcome: cst.CSTNode | None = (
+        None  # the node that now builds an envelope (for read-back checks)
+    )
 
 
 def format_site(path: str, site: Site) -> str:

@@ -38,7 +38,9 @@ def _text(node: cst.BaseString) -> str:
 
 def string_findings(found: Scan, names: Names) -> list[Finding]:
     candidates = [
-        s for s in found.strings if id(s) not in found.statement_strings and _OUTCOME_JSON.search(_text(s))
+        s
+        for s in found.strings
+        if id(s) not in found.statement_strings and _OUTCOME_JSON.search(_text(s))
     ]
     if not candidates:
         return []
