@@ -90,8 +90,8 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
                 f"[{index}].{exc.field}: {exc.reason}" if exc.field else f"[{index}]: {exc.reason}"
             )
             continue
-        original = before.get("content") if isinstance(before, dict) else None
-        if isinstance(original, str) and text != decode_payload(original)[0]:
+        before_content = before.get("content") if isinstance(before, dict) else None
+        if isinstance(before_content, str) and text != decode_payload(before_content)[0]:
             problems.append(
                 f"[{index}]: {event.get('id', '')} renders differently from its legacy original"
             )
