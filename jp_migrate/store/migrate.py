@@ -201,9 +201,8 @@ def _convert(
     target = conversation.events
     notes: list[str] = []
     if lock is not None and layout.leftover:
-        temp_path(target).unlink(
-            missing_ok=True
-        )  # ours, from a killed run; the target itself is intact (atomic rename)
+        # Ours, from a killed run; the target itself is intact (the rename is atomic).
+        temp_path(target).unlink(missing_ok=True)
         notes.append(f"removed {temp_path(target).name} left by an interrupted run")
     loaded = read_events(target, source=shown)
     base: dict[str, Any] = {

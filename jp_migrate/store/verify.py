@@ -96,7 +96,9 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
                 f"[{index}]: {event.get('id', '')} renders differently from its legacy original"
             )
     if legacy:
-        problems.insert(0, f"{len(legacy)} tool_call_response event(s) not migrated (first: {legacy[0]})")
+        problems.insert(
+            0, f"{len(legacy)} tool_call_response event(s) not migrated (first: {legacy[0]})"
+        )
     return problems, warnings, migrated
 
 
