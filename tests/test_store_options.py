@@ -48,9 +48,10 @@ def test_payload_encoding(tmp_path: Path, source: str, encoding: str, stored: st
     assert responses(path)[0]["content"] == [{"type": "text", "text": stored}]
 
 
-def test_urlsafe_repairs_are_reported(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["--dry-run", "--check"])
+def test_urlsafe_repairs_are_reported(tmp_path: Path, mode: str) -> None:
     _one(tmp_path / "s", URLSAFE)
-    result = run_cli("conversations", str(tmp_path / "s"), "--dry-run", "--report", "json")
+    result = run_cli("conversations", str(tmp_path / "s"), mode, "--report", "json")
     report = json.loads(result.stdout)
     (file,) = report["store"]
     assert file["repairs"] == [

@@ -117,46 +117,43 @@ def convert(loaded: EventsFile, settings: Settings, conversation: Conversation) 
     )
 
 
-def count_legacy(loaded: EventsFile) -> int:
-    """`--check`: how many responses a run would migrate, without decoding payloads.
+def count_legacy(
+    loaded: EventsFile, encoding: Literal["auto", "base64", "plain"]
+) -> tuple[int, list[Repair]]:
+    """`--check`: how many responses a run would migrate, and the repairs it would make.
 
-    A response that is neither plainly legacy nor plainly migrated goes through
-    `upgrade_response`, so a bad one fails here exactly as in a real run.
+    Each response goes through `upgrade_response`, so a bad one fails exactly as
+    in a real run; in `auto` encoding only URL-safe candidates are decoded, and
+    no file is re-serialized.
     """
     if RESPONSE_MARKER not in loaded.raw:
-        return 0
+        return 0, []
     if BLOB_MARKER in loaded.raw:
         check_blobs(loaded.events)
     count = 0
+    repairs: list[Repair] = []
     for index, event in enumerate(loaded.events):
         if not is_response(event):
             continue
-        if (
-            isinstance(event.get("content"), str)
-            and isinstance(event.get("id"), str)
-            and type(event.get("is_error")) is bool
-        ):
-            count += 1
-            continue
         try:
-            if upgrade_response(event) is not None:
-                count += 1
+            upgrade = upgrade_response(event, encoding=encoding)
         except ContractError as exc:
             raise ContractError(exc.reason, field=f"[{index}].{exc.field}".rstrip(".")) from None
-    return count
+        if upgrade is not None:
+            count += 1
+            if upgrade.repaired:
+                repairs.append(_repair(index, event))
+    return count, repairs
+
+
+def _repair(index: int, event: dict[str, Any]) -> Repair:
+    return Repair(
+        event_index=index, event_id=str(event.get("id", "")), field="content", kind="urlsafe-base64"
+    )
 
 
 def _repairs(upgrade: EventsUpgrade) -> list[Repair]:
-    return [
-        Repair(
-            event_index=i,
-            event_id=str(u.event.get("id", "")),
-            field="content",
-            kind="urlsafe-base64",
-        )
-        for i, u in sorted(upgrade.upgrades.items())
-        if u.repaired
-    ]
+    return [_repair(i, u.event) for i, u in sorted(upgrade.upgrades.items()) if u.repaired]
 
 
 def _error(conversation: Conversation, exc: Exception) -> Result:
@@ -211,11 +208,11 @@ def _convert(
         "events_total": len(loaded.events),
     }
     if settings.mode == "check" and not settings.diff:
-        count = count_legacy(loaded)
+        count, repairs = count_legacy(loaded, settings.encoding)
         if count and is_read_only(target, loaded.mode):
             raise Refused(READ_ONLY)
         status = "migrated" if count else "unchanged"
-        return Result(StoreFile(**base, status=status, events_migrated=count))
+        return Result(StoreFile(**base, status=status, events_migrated=count, repairs=repairs))
     upgrade = convert(loaded, settings, conversation)
     if not upgrade.upgrades:
         return Result(StoreFile(**base, status="unchanged", message="; ".join(notes)))
