@@ -76,18 +76,15 @@ def test_example_server_in_both_modes(tool: str, args: dict, jp: tuple, native: 
         )
         assert observed == expected, err
         assert rc == (1 if expected[2] else 0)
-
-
-def test_native_resource_stays_a_typed_block() -> None:
-    _, outcome, _ = bridge("mcp_read_snippet", "--args", '{"path": "hello.py"}')
-    assert outcome["content"][1] == {
-        "type": "resource",
-        "resource": {
-            "uri": "snippet:///hello.py",
-            "mimeType": "text/x-python",
-            "text": "print('hello')\n",
-        },
-    }
+        if name == "mcp_read_snippet":  # the native resource stays a typed block
+            assert outcome["content"][1] == {
+                "type": "resource",
+                "resource": {
+                    "uri": "snippet:///hello.py",
+                    "mimeType": "text/x-python",
+                    "text": "print('hello')\n",
+                },
+            }
 
 
 @pytest.mark.parametrize(
@@ -100,9 +97,8 @@ def test_question_flow_answered_from_a_file(tmp_path: Path, tool: str, protocol:
     assert (rc, outcome["protocol"], outcome["text"]) == (0, protocol, "deleted a.txt"), err
 
 
-@pytest.mark.parametrize("tool", ["mcp_delete_file_jp", "mcp_delete_file"])
-def test_unanswered_question_names_it(tool: str) -> None:
-    rc, _, err = bridge(tool, "--args", '{"path": "a.txt"}')
+def test_unanswered_elicitation_names_the_question() -> None:
+    rc, _, err = bridge("mcp_delete_file", "--args", '{"path": "a.txt"}')
     assert rc == 2 and "question 'confirm' (Delete a.txt?) has no answer" in err
 
 
@@ -227,11 +223,26 @@ def test_server_that_cannot_be_spawned(tmp_path: Path) -> None:
     _one_line(rc, err, "cannot start '/no/such/server'")
 
 
-@pytest.mark.parametrize("code", [-32700, -32601, -32603])
-def test_json_rpc_errors(tmp_path: Path, code: int) -> None:
+def test_json_rpc_error_from_a_live_server(tmp_path: Path) -> None:
     ws = _workspace(tmp_path, "python3", [str(SERVER)], "rpc_error")
-    rc, _, err = bridge("t", "--args", json.dumps({"code": code}), ws=ws)
-    _one_line(rc, err, "JSON-RPC", str(code))
+    rc, _, err = bridge("t", "--args", '{"code": -32601}', ws=ws)
+    _one_line(rc, err, "tools/call 'rpc_error' failed with JSON-RPC method not found -32601")
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [(-32700, "parse error"), (-32600, "invalid request"), (-32601, "method not found"),
+     (-32602, "invalid params"), (-32603, "internal error")],
+)  # fmt: skip
+def test_each_json_rpc_error_code_is_named(code: int, kind: str) -> None:
+    from mcp import MCPError
+
+    from jp_migrate.bridge.config import McpServer
+    from jp_migrate.bridge.mcp_client import McpSession
+
+    session = McpSession(McpServer("s", "python3"), Path("."))
+    error = session._fail(MCPError(code, "boom"), "tools/call 't'")
+    assert str(error) == f"MCP server 's': tools/call 't' failed with JSON-RPC {kind} {code}: boom"
 
 
 def test_a_hanging_call_times_out_and_leaves_no_server(tmp_path: Path) -> None:
