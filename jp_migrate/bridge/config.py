@@ -231,8 +231,9 @@ def load_workspace(directory: Path) -> Workspace:
 
 
 def _workspace_id(jp: Path) -> str | None:
-    marker = jp / ".id"
+    """JP's workspace id: the last line of `.jp/.id` (after a do-not-edit preamble)."""
     try:
-        return marker.read_text(encoding="utf-8").strip() or None
+        lines = (jp / ".id").read_text(encoding="utf-8").split()
     except (OSError, UnicodeDecodeError):
         return None
+    return lines[-1] if lines else None
