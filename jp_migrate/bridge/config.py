@@ -7,6 +7,7 @@ relative to `.jp/`, recursively), every `.jp/mcp/tools/**/*.toml`, then
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,14 +17,31 @@ from typing import Any
 from jp_migrate.bridge.command import CommandSpec, parse_command
 from jp_migrate.bridge.errors import BridgeError
 
+DEFAULT_STARTUP_SECS = 60  # JP's `startup_timeout_secs` default
+
 
 @dataclass(frozen=True)
 class McpServer:
+    """`[providers.mcp.<name>]`: `command`, `arguments`, `variables`, `startup_timeout_secs`."""
+
     name: str
     command: str
     args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=dict)  # set over the inherited environment
     source: str = ""
+    startup_timeout: float | None = float(DEFAULT_STARTUP_SECS)  # None: wait indefinitely (0)
+
+
+def _variables(entries: list[str]) -> dict[str, str]:
+    """`NAME=value` sets a variable; a bare `NAME` passes ours through (JP's `variables`)."""
+    env: dict[str, str] = {}
+    for entry in entries:
+        key, sep, value = entry.partition("=")
+        if sep:
+            env[key] = value
+        elif key in os.environ:
+            env[key] = os.environ[key]
+    return env
 
 
 @dataclass(frozen=True)
@@ -79,17 +97,23 @@ class Workspace:
             raise BridgeError(
                 f"MCP server {name!r}: arguments must be a list of strings", source=where
             )
-        env = raw.get("environment_variables", raw.get("env", {}))
-        if isinstance(env, list):  # JP also accepts ["NAME", …]: inherit those from our environment
-            import os
-
-            env = {k: os.environ[k] for k in env if isinstance(k, str) and k in os.environ}
-        if not isinstance(env, Mapping):
+        variables = raw.get("variables", raw.get("env", []))
+        if not isinstance(variables, list) or not all(isinstance(v, str) for v in variables):
             raise BridgeError(
-                f"MCP server {name!r}: environment_variables must be a table", source=where
+                f"MCP server {name!r}: variables must be a list of strings", source=where
+            )
+        startup = raw.get("startup_timeout_secs", DEFAULT_STARTUP_SECS)
+        if not isinstance(startup, int) or isinstance(startup, bool) or startup < 0:
+            raise BridgeError(
+                f"MCP server {name!r}: startup_timeout_secs must be a whole number", source=where
             )
         return McpServer(
-            name, command, tuple(args), {str(k): str(v) for k, v in env.items()}, where
+            name,
+            command,
+            tuple(args),
+            _variables(variables),
+            where,
+            float(startup) if startup else None,
         )
 
 

@@ -144,9 +144,8 @@ class McpSession:
         tail = self.stderr().strip().splitlines()
         said = f" (stderr: {tail[-1]})" if tail else ""
         if isinstance(exc, TimeoutError):
-            return BridgeError(
-                f"{doing} timed out after {self.timeout:g}s{said}", source=self.label
-            )
+            limit = self.server.startup_timeout if doing == "start" else self.timeout
+            return BridgeError(f"{doing} timed out after {limit or 0:g}s{said}", source=self.label)
         if isinstance(exc, MCPError) and exc.code in RPC_ERRORS:
             kind = RPC_ERRORS[exc.code]
             return BridgeError(
@@ -198,7 +197,9 @@ class McpSession:
             stdio_client(params, errlog=self._errlog), read_timeout_seconds=self.timeout, cache=None
         )
         send, receive = anyio.create_memory_object_stream[tuple[Any, Future[Any]]](0)
-        with anyio.CancelScope(deadline=anyio.current_time() + self.timeout) as connecting:
+        startup = self.server.startup_timeout
+        deadline = math.inf if startup is None else anyio.current_time() + startup
+        with anyio.CancelScope(deadline=deadline) as connecting:
             async with client:
                 connecting.deadline = math.inf
                 task_status.started(send)
