@@ -153,3 +153,17 @@ def test_pre_commit_hook_runs_the_check() -> None:
     hooks = (REPO / ".pre-commit-hooks.yaml").read_text("utf-8")
     assert "id: jp-migrate-tools" in hooks and "entry: jp-migrate tools --check" in hooks
     assert "types: [python]" in hooks
+
+
+def test_a_directory_named_explicitly_is_walked_even_if_an_enclosing_gitignore_ignores_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("/vendored\n*_generated.py\n", "utf-8")
+    tools = tmp_path / "vendored" / "tools"
+    tools.mkdir(parents=True)
+    (tools / "t.py").write_text(SUCCESS, "utf-8")
+    (tools / "t_generated.py").write_text(SUCCESS, "utf-8")
+    assert run_cli("tools", "--check", ".", cwd=tmp_path).stdout == ""
+    done = run_cli("tools", "--check", "vendored/tools", cwd=tmp_path)
+    assert [line.split(":")[0] for line in done.stdout.splitlines()] == ["vendored/tools/t.py"]

@@ -3,7 +3,8 @@
 A file named on the command line is taken as is (pre-commit passes files);
 a directory is walked for `*.py`, honouring every `.gitignore` from the
 repository root (the nearest directory with `.git`) down, and skipping VCS,
-virtualenv and cache directories. `--exclude GLOB` (gitignore syntax, e.g.
+virtualenv and cache directories. A directory named explicitly is walked even
+when an enclosing `.gitignore` ignores it. `--exclude GLOB` (gitignore syntax, e.g.
 `tests/` or `*_pb2.py`) applies to both.
 """
 
@@ -106,8 +107,14 @@ def _excluded(path: Path, spec: pathspec.PathSpec, is_dir: bool) -> bool:
 
 
 def _walk(top: Path, ignores: _Ignores, excluded: pathspec.PathSpec | None) -> Iterator[Path]:
-    base_chain = _chain(top.resolve())
     resolved_top = top.resolve()
+    # A directory named on the command line is walked even if an enclosing .gitignore
+    # ignores it (as ruff does); that .gitignore then has no say below it either.
+    base_chain = [
+        d
+        for d in _chain(resolved_top)
+        if d == resolved_top or not ignores.ignored(resolved_top, True, [d])
+    ]
     for root, dirs, files in os.walk(top):
         here = Path(root)
         real = resolved_top / here.relative_to(top)

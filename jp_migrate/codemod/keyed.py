@@ -27,6 +27,7 @@ from jp_migrate.codemod.mapping import (
     TAGS,
     IsDictCall,
     Unhandled,
+    could_be_outcome,
     envelope_entries,
     question_content,
     shaped_like_dict_call,
@@ -206,6 +207,10 @@ def _group(
     return Finding(anchor, KEYED_DICT, "rewritten", reason, tuple(rewrites), init)
 
 
+def _looks_like_outcome(keys: set[str]) -> bool:
+    return could_be_outcome(set(keys))
+
+
 def _subscript_quote(target: cst.Subscript) -> str:
     index = target.slice[0].slice
     return build.quote_of(index.value if isinstance(index, cst.Index) else None)
@@ -247,7 +252,8 @@ def keyed_findings(
             tag = const_str(tag_node)
             legacy = any(m.key in LEGACY_KEYS for m in members)
             if tag is None:
-                if legacy:
+                keys = {m.key for m in members} | {e.key for e in dict_entries(literal)}
+                if could_be_outcome(keys):
                     findings.append(
                         Finding(
                             anchor,
@@ -280,8 +286,8 @@ def keyed_findings(
             if tag in TAGS:
                 reason = f'{head.var}["type"] is set without `{head.var} = {{…}}` earlier in the same block'
                 findings.append(Finding(head.target, KEYED_DICT, "unhandled", reason))
-            elif tag is None and any(
-                a is not None and a.var == head.var and a.key in LEGACY_KEYS for a in assigns
+            elif tag is None and _looks_like_outcome(
+                {a.key for a in assigns if a is not None and a.var == head.var}
             ):
                 findings.append(
                     Finding(

@@ -17,6 +17,7 @@ from jp_migrate.codemod.mapping import (
     TAGS,
     IsDictCall,
     Unhandled,
+    could_be_outcome,
     envelope_entries,
     shaped_like_dict_call,
 )
@@ -33,7 +34,9 @@ def _finding(
     keys = {e.key for e in entries}
     tag = const_str(type_entry.value)
     if tag is None:
-        if keys & LEGACY_KEYS:
+        # Only a dict made of nothing but Outcome keys is taken for one: {"type": t, "content": c,
+        # "role": r} is somebody else's (an LLM message, a lexer table…).
+        if could_be_outcome(keys):
             return Finding(
                 node, DYNAMIC_TYPE, "unhandled", 'the Outcome\'s "type" is not a constant string'
             )
@@ -89,7 +92,10 @@ def call_findings(found: Scan, is_dict_call: IsDictCall) -> list[Finding]:
         if not is_dict_call(node):
             continue
         entries = call_entries(node)
+        tag = next((const_str(e.value) for e in entries if e.key == "type"), None)
         if any(e.key is None for e in entries):
+            if tag not in TAGS:
+                continue
             out.append(
                 Finding(
                     node,

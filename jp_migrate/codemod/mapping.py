@@ -26,6 +26,7 @@ TAGS = ("success", "error", "needs_input")
 RULE_FOR_TAG = {"success": SUCCESS_DICT, "error": ERROR_DICT, "needs_input": NEEDS_INPUT_DICT}
 # Keys only a legacy Outcome has (besides `type`): their presence marks a dict as one.
 LEGACY_KEYS = frozenset({"content", "message", "trace", "transient", "question"})
+OUTCOME_KEYS = LEGACY_KEYS | {"type"}
 REQUIRED = {
     "success": ("content",),
     "error": ("message", "trace", "transient"),
@@ -37,6 +38,12 @@ _CLASHES = {
     "error": {"content", "isError", "_meta"},
     "needs_input": {"content", "isError", "_meta"},
 }
+
+
+def could_be_outcome(keys: set[str | None]) -> bool:
+    """Nothing but Outcome keys, and all the keys one tag requires: a dynamic `type` there is a site."""
+    return keys <= OUTCOME_KEYS and any(set(REQUIRED[tag]) <= keys for tag in TAGS)
+
 
 IsDictCall = Callable[[cst.BaseExpression], bool]
 
