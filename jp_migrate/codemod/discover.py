@@ -63,12 +63,14 @@ class _Ignores:
             self._cache[directory] = _read_ignore(directory)
         return self._cache[directory]
 
-    def ignored(self, path: Path, is_dir: bool, chain: Sequence[Path]) -> bool:
-        for directory in chain:
+    def ignored(self, path: Path, is_dir: bool, chain: Sequence[Path | tuple[Path, Path]]) -> bool:
+        """`chain`: .gitignore directories, or (directory, base its patterns are relative to)."""
+        for link in chain:
+            directory, base = link if isinstance(link, tuple) else (link, link)
             spec = self.spec(directory)
             if spec is None:
                 continue
-            relative = path.relative_to(directory).as_posix() + ("/" if is_dir else "")
+            relative = path.relative_to(base).as_posix() + ("/" if is_dir else "")
             if spec.match_file(relative):
                 return True
         return False
@@ -109,16 +111,17 @@ def _excluded(path: Path, spec: pathspec.PathSpec, is_dir: bool) -> bool:
 def _walk(top: Path, ignores: _Ignores, excluded: pathspec.PathSpec | None) -> Iterator[Path]:
     resolved_top = top.resolve()
     # A directory named on the command line is walked even if an enclosing .gitignore
-    # ignores it (as ruff does); that .gitignore then has no say below it either.
-    base_chain = [
+    # ignores it (as ruff does): that .gitignore's patterns then apply from the directory down.
+    base_chain: list[Path | tuple[Path, Path]] = [
         d
-        for d in _chain(resolved_top)
         if d == resolved_top or not ignores.ignored(resolved_top, True, [d])
+        else (d, resolved_top)
+        for d in _chain(resolved_top)
     ]
     for root, dirs, files in os.walk(top):
         here = Path(root)
         real = resolved_top / here.relative_to(top)
-        chain = base_chain + [p for p in _between(resolved_top, real)]
+        chain = base_chain + list(_between(resolved_top, real))
         kept = []
         for name in sorted(dirs):
             child = here / name
