@@ -87,7 +87,7 @@ def migrate_source(source: str, *, generate: bool = True, precheck: bool = True)
     keyed, claimed, variables = keyed_findings(found, names.is_dict_call)
     findings = (
         keyed
-        + literal_findings(found, names.is_dict_call, claimed)
+        + literal_findings(found, names.is_dict_call, claimed, names)
         + call_findings(found, names.is_dict_call)
     )
     findings += string_findings(found, names)

@@ -7,12 +7,15 @@ Rules: `codemod-success-dict`, `codemod-error-dict`, `codemod-needs-input-dict`
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from jp_migrate.codemod import build
 from jp_migrate.codemod.entries import Entry, call_entries, const_str, dict_entries, rebuild
 from jp_migrate.codemod.mapping import (
     LEGACY_KEYS,
+    REQUIRED,
     RULE_FOR_TAG,
     TAGS,
     IsDictCall,
@@ -21,13 +24,19 @@ from jp_migrate.codemod.mapping import (
     envelope_entries,
     shaped_like_dict_call,
 )
+from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.scan import Scan
 from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding
 
 
 def _finding(
-    node: cst.Dict | cst.Call, entries: list[Entry], rule: str | None, is_dict_call: IsDictCall
+    node: cst.Dict | cst.Call,
+    entries: list[Entry],
+    rule: str | None,
+    is_dict_call: IsDictCall,
+    printed: Callable[[cst.CSTNode], str | None] = lambda _node: None,
 ) -> Finding | None:
+    """`printed(node)`: the name of the call that prints or serialises `node` (json.dumps…), if any."""
     type_entry = next((e for e in entries if e.key == "type"), None)
     if type_entry is None:
         return None
@@ -41,8 +50,16 @@ def _finding(
                 node, DYNAMIC_TYPE, "unhandled", 'the Outcome\'s "type" is not a constant string'
             )
         return None
-    if tag not in TAGS or (tag != "needs_input" and None not in keys and not keys & LEGACY_KEYS):
-        return None  # {"type": "error", "code": 3} is somebody else's dict
+    if tag not in TAGS:
+        return None
+    if tag != "needs_input" and None not in keys and not keys & LEGACY_KEYS:
+        # {"type": "error", "code": 3} is somebody else's dict, unless it is printed as a tool's output.
+        sink = printed(node)
+        if sink is None:
+            return None
+        missing = ", ".join(repr(k) for k in REQUIRED[tag])
+        reason = f"incomplete {tag} Outcome passed to {sink}: no {missing}"
+        return Finding(node, rule or RULE_FOR_TAG[tag], "unhandled", reason)
     acting = rule or RULE_FOR_TAG[tag]
     quote = build.quote_of(
         type_entry.item.key if isinstance(type_entry.item, cst.DictElement) else None
@@ -70,13 +87,30 @@ def _finding(
     )
 
 
-def literal_findings(found: Scan, is_dict_call: IsDictCall, claimed: set[int]) -> list[Finding]:
+def printed_by(found: Scan, names: Names) -> Callable[[cst.CSTNode], str | None]:
+    """Which sink (json.dumps, print, sys.stdout.write, however imported) a node is handed to."""
+    first_args: dict[int, cst.Call] | None = None
+
+    def sink(node: cst.CSTNode) -> str | None:
+        nonlocal first_args
+        if first_args is None:
+            first_args = {id(c.args[0].value): c for c, _ in found.calls if c.args}
+        call = first_args.get(id(node))
+        return names.sink(call) if call is not None else None
+
+    return sink
+
+
+def literal_findings(
+    found: Scan, is_dict_call: IsDictCall, claimed: set[int], names: Names | None = None
+) -> list[Finding]:
     """Dict literals not already claimed by another transform (`claimed`: ids of key-by-key inits)."""
     out: list[Finding] = []
+    printed = printed_by(found, names) if names is not None else (lambda _node: None)
     for node, _scope in found.dicts:
         if id(node) in claimed:
             continue
-        finding = _finding(node, dict_entries(node), None, is_dict_call)
+        finding = _finding(node, dict_entries(node), None, is_dict_call, printed)
         if finding is not None:
             out.append(finding)
     return out

@@ -19,6 +19,12 @@ _BINDS_DICT = re.compile(
     r"\b(?:def|class|import|as|for|global|nonlocal)\s+dict\b|\bdict\s*(?::[^=\n]*)?=(?!=)"
     r"|\bdef\s+\w+\s*\([^)]*?[(,]\s*\**dict\s*[,)=:]|\blambda\b[^:\n]*\bdict\b|\bdict\s*:=|,\s*dict\s*(?:,|\)\s*=|\s*=)"
 )
+_SINKS = {
+    "json.dumps": "json.dumps",
+    "json.dump": "json.dump",
+    "builtins.print": "print",
+    "sys.stdout.write": "sys.stdout.write",
+}
 _LOADS = frozenset({"json.loads", "json.load", "orjson.loads", "ujson.loads", "simplejson.loads"})
 
 
@@ -51,3 +57,7 @@ class Names:
     def is_json_loads(self, node: cst.Call) -> bool:
         """`json.loads`, however imported (`import json as j`, `from json import loads as l`)."""
         return bool(self.qualified(node.func) & _LOADS)
+
+    def sink(self, node: cst.Call) -> str | None:
+        """`json.dumps`, `print` or `sys.stdout.write` (however imported), by its usual name."""
+        return next((_SINKS[q] for q in sorted(self.qualified(node.func)) if q in _SINKS), None)
