@@ -8,6 +8,7 @@ untouched (never evaluated).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -78,3 +79,62 @@ def schema(kind: str, quote: str, enum: cst.BaseExpression | None = None) -> cst
     if enum is not None:
         pairs.append(("enum", enum))
     return dict_of(pairs, quote)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a multi-line dict sits: the indent of its closing brace, and one level of indentation."""
+
+    outer: str
+    step: str
+
+
+def multiline_layout(node: cst.BaseExpression) -> Layout | None:
+    """The layout of a dict written over several lines (`{` then a newline), else None."""
+    if not isinstance(node, cst.Dict):
+        return None
+    opening, closing = node.lbrace.whitespace_after, node.rbrace.whitespace_before
+    if not (
+        isinstance(opening, cst.ParenthesizedWhitespace)
+        and isinstance(closing, cst.ParenthesizedWhitespace)
+    ):
+        return None
+    outer, inner = closing.last_line.value, opening.last_line.value
+    step = inner[len(outer) :] if inner.startswith(outer) and len(inner) > len(outer) else "    "
+    return Layout(outer, step)
+
+
+def _line_break(indent: str) -> cst.ParenthesizedWhitespace:
+    return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(indent))
+
+
+def multiline_list(elements: Sequence[cst.BaseElement], layout: Layout) -> cst.List:
+    """`[` newline, one element per line one level deeper, trailing comma, `]` at the outer indent."""
+    inner = layout.outer + layout.step
+    laid = [
+        e.with_changes(
+            comma=cst.Comma(
+                whitespace_after=_line_break(layout.outer if i == len(elements) - 1 else inner)
+            )
+        )
+        for i, e in enumerate(elements)
+    ]
+    return cst.List(laid, lbracket=cst.LeftSquareBracket(whitespace_after=_line_break(inner)))
+
+
+class _IndentMore(cst.CSTTransformer):
+    def __init__(self, step: str) -> None:
+        super().__init__()
+        self.step = step
+
+    def leave_ParenthesizedWhitespace(
+        self, original_node: cst.ParenthesizedWhitespace, updated_node: cst.ParenthesizedWhitespace
+    ) -> cst.ParenthesizedWhitespace:
+        return updated_node.with_changes(
+            last_line=cst.SimpleWhitespace(updated_node.last_line.value + self.step)
+        )
+
+
+def indent_more(node: cst.BaseExpression, step: str) -> cst.BaseExpression:
+    """`node` with every line break inside it indented one `step` deeper."""
+    return node.visit(_IndentMore(step))  # type: ignore[return-value]

@@ -233,8 +233,13 @@ def question_content(
         elif not (isinstance(value, cst.Name) and value.value == "None"):
             blocks.append(build.optional_text_block(value, quote))
     rebuilt = rebuild(question, out, quote)  # type: ignore[arg-type]
-    blocks.append(cst.Element(build.question_block(rebuilt, quote)))
-    return cst.List(blocks)
+    layout = build.multiline_layout(question)
+    if layout is None:
+        blocks.append(cst.Element(build.question_block(rebuilt, quote)))
+        return cst.List(blocks)
+    # The author wrote the question over several lines: one block per line, question one level deeper.
+    blocks.append(cst.Element(build.question_block(build.indent_more(rebuilt, layout.step), quote)))
+    return build.multiline_list(blocks, layout)
 
 
 def needs_input_entries(
