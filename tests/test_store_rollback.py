@@ -165,3 +165,16 @@ def test_verify_warns_about_events_that_would_not_survive_a_downgrade(tmp_path: 
     result = run_cli("conversations", str(root), "--verify")
     assert result.returncode == 0  # a warning, not a problem
     assert "would not survive a downgrade" in result.stderr
+
+
+def test_an_interrupted_run_is_rolled_back_from_its_journal(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    a = write_conversation(root, "17000000001-a", legacy_events())
+    original = a.read_bytes()
+    assert run_cli("conversations", str(root)).returncode == 0
+    (run,) = _runs(root)
+    (run / "manifest.json").unlink()  # as if the run was killed before writing it
+    assert (run / "journal.jsonl").read_text().count("\n") == 1
+    result = run_cli("rollback", str(root))
+    assert result.returncode == 0, result.stderr
+    assert a.read_bytes() == original
