@@ -354,3 +354,27 @@ def test_example_mcp_server_before_and_after(
     )
     assert rc == 0, err
     assert report["verify"] and all(c["verdict"] in ("match", "expected") for c in report["verify"])
+
+
+def test_verify_keeps_one_mcp_server_per_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", python_on_path()["PATH"])
+    starts, record = tmp_path / "starts", tmp_path / "record.jsonl"
+    jp = tmp_path / "ws" / ".jp"
+    jp.mkdir(parents=True)
+    server = EXAMPLES / "mcp_server" / "server.py"
+    args = json.dumps([str(server), "--log-start", str(starts), "--record", str(record)])
+    (jp / "config.toml").write_text(
+        f'[providers.mcp.s]\ncommand = "python3"\narguments = {args}\n'
+        '[conversation.tools.greet]\nsource = "mcp.s.greet"\n',
+        encoding="utf-8",
+    )
+    cases = write_cases(tmp_path / "c.jsonl", [{"arguments": {"name": str(i)}} for i in range(3)])
+    rc, report, _, err = verify(
+        tmp_path, "--tool", "greet", "--cases", str(cases), "-w", str(jp.parent)
+    )
+    assert rc == 0, err
+    assert [c["verdict"] for c in report["verify"]] == ["match"] * 3
+    assert len(record.read_text().splitlines()) == 6  # every case, both sides
+    assert len(starts.read_text().splitlines()) == 1  # one server, kept across the cases

@@ -10,13 +10,15 @@ In `--jp` mode a tool that needs confirmation answers with `Outcome::NeedsInput`
 and reads the answer from `_meta["computer.jp/tool"].answers` on the retry; in
 native mode it asks with an MCP 2026-07-28 `input_required` result carrying an
 elicitation form and reads the answer from the retry's input responses.
-`--record FILE` appends every call's request `_meta` as one JSON line.
+`--record FILE` appends every call's request `_meta` as one JSON line; `--log-start
+FILE` appends the server's process id when it starts (tests count server starts).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -54,6 +56,9 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--exit-at-start", action="store_true", help="fail before serving (for tests)"
+    )
+    parser.add_argument(
+        "--log-start", metavar="FILE", help="append the process id to FILE on start"
     )
     return parser.parse_args(argv)
 
@@ -229,4 +234,7 @@ if __name__ == "__main__":
     if ARGS.exit_at_start:
         print("example server: refusing to start (--exit-at-start)", file=sys.stderr)
         sys.exit(3)
+    if ARGS.log_start:
+        with open(ARGS.log_start, "a", encoding="utf-8") as fh:
+            fh.write(f"{os.getpid()}\n")
     server.run()

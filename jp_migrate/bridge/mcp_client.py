@@ -273,3 +273,46 @@ class McpSession:
                 Pending(dict(result.input_requests or {}), result.request_state, questions, keys),
             )
         return CallResult(result.model_dump(mode="json", by_alias=True, exclude_none=True), None)
+
+
+class SessionPool:
+    """Open MCP sessions kept for reuse, one per server, root and timeout (as JP keeps its servers).
+
+    Not shared between threads: give each worker its own pool. `close()` may be
+    called from any thread (each session's portal is thread-safe).
+    """
+
+    def __init__(self) -> None:
+        self._open: dict[tuple[Any, ...], McpSession] = {}
+
+    @staticmethod
+    def _key(server: McpServer, root: Path, timeout: float | None) -> tuple[Any, ...]:
+        env = tuple(sorted(server.env.items()))
+        return (
+            server.name,
+            server.command,
+            server.args,
+            env,
+            server.startup_timeout,
+            str(root),
+            timeout,
+        )
+
+    def session(self, server: McpServer, root: Path, timeout: float | None) -> McpSession:
+        key = self._key(server, root, timeout)
+        session = self._open.get(key)
+        if session is None:
+            session = McpSession(server, root, timeout=timeout).__enter__()
+            self._open[key] = session
+        return session
+
+    def discard(self, session: McpSession) -> None:
+        for key, open_session in list(self._open.items()):
+            if open_session is session:
+                del self._open[key]
+        session.__exit__(None, None, None)
+
+    def close(self) -> None:
+        while self._open:
+            _, session = self._open.popitem()
+            session.__exit__(None, None, None)

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jp_migrate.bridge.command import CommandSpec, parse_command
 from jp_migrate.bridge.config import McpServer, load_workspace
@@ -26,6 +26,9 @@ from jp_migrate.bridge.protocol import (
 from jp_migrate.bridge.questions import AnswerSource, Resolution, resolve
 from jp_migrate.bridge.template import tool_context
 from jp_migrate.contract.normalized import NormalizedOutcome
+
+if TYPE_CHECKING:
+    from jp_migrate.bridge.mcp_client import McpSession, SessionPool
 
 STATE_ONLY_RETRIES = 10  # input_required with request_state only: retry, with a short back-off
 
@@ -123,47 +126,61 @@ def _local_step(target: Target, inputs: Inputs, mode: HostMode, timeout: float |
 
 
 def _mcp_run(
-    target: Target, inputs: Inputs, mode: HostMode, source: AnswerSource, timeout: float | None
+    target: Target,
+    inputs: Inputs,
+    mode: HostMode,
+    source: AnswerSource,
+    timeout: float | None,
+    sessions: SessionPool | None,
 ) -> Resolution:
-    from jp_migrate.bridge.mcp_client import McpSession, Pending, jp_meta
+    from jp_migrate.bridge.mcp_client import McpSession
 
     assert target.server is not None
+    if sessions is None:
+        with McpSession(target.server, target.root, timeout=timeout) as session:
+            return _mcp_resolve(session, target, inputs, mode, source)
+    session = sessions.session(target.server, target.root, timeout)
+    try:
+        return _mcp_resolve(session, target, inputs, mode, source)
+    except BridgeError:
+        sessions.discard(session)  # a timed-out or broken server is not reused
+        raise
+
+
+def _mcp_resolve(
+    session: McpSession, target: Target, inputs: Inputs, mode: HostMode, source: AnswerSource
+) -> Resolution:
+    from jp_migrate.bridge.mcp_client import Pending, jp_meta
+
     remote = target.remote_name or target.name
-    with McpSession(target.server, target.root, timeout=timeout) as session:
-        pending: Pending | None = None
+    pending: Pending | None = None
 
-        def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
-            nonlocal pending
-            meta = jp_meta(target.context(inputs, answers))
+    def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
+        nonlocal pending
+        meta = jp_meta(target.context(inputs, answers))
+        result = session.call(remote, inputs.arguments, meta=meta, pending=pending, answers=answers)
+        delay = 0.05
+        for _ in range(STATE_ONLY_RETRIES):
+            if result.pending is None or result.pending.questions:
+                break
+            time.sleep(delay)
+            delay = min(delay * 2, 0.25)
             result = session.call(
-                remote, inputs.arguments, meta=meta, pending=pending, answers=answers
+                remote, inputs.arguments, meta=meta, pending=result.pending, answers=answers
             )
-            delay = 0.05
-            for _ in range(STATE_ONLY_RETRIES):
-                if result.pending is None or result.pending.questions:
-                    break
-                time.sleep(delay)
-                delay = min(delay * 2, 0.25)
-                result = session.call(
-                    remote,
-                    inputs.arguments,
-                    meta=meta,
-                    pending=result.pending,
-                    answers=answers,
+        pending = result.pending
+        if pending is not None:
+            if not pending.questions:
+                raise BridgeError(
+                    f"tools/call {remote!r} kept answering input_required with state only",
+                    source=session.label,
                 )
-            pending = result.pending
-            if pending is not None:
-                if not pending.questions:
-                    raise BridgeError(
-                        f"tools/call {remote!r} kept answering input_required with state only",
-                        source=session.label,
-                    )
-                return input_required_outcome(pending.questions), []
-            assert result.result is not None
-            normalized = interpret_mcp(result.result, target.call_name, mode)
-            return normalized.outcome, normalized.warnings
+            return input_required_outcome(pending.questions), []
+        assert result.result is not None
+        normalized = interpret_mcp(result.result, target.call_name, mode)
+        return normalized.outcome, normalized.warnings
 
-        return resolve(step, source, answers=inputs.answers)
+    return resolve(step, source, answers=inputs.answers)
 
 
 def run_target(
@@ -173,9 +190,14 @@ def run_target(
     mode: HostMode = "auto",
     source: AnswerSource | None = None,
     timeout: float | None = None,
+    sessions: SessionPool | None = None,
 ) -> Resolution:
-    """Run `target` until it completes; BridgeError when it cannot run or cannot be answered."""
+    """Run `target` until it completes; BridgeError when it cannot run or cannot be answered.
+
+    With `sessions`, an MCP server is started once and kept for later runs (as
+    JP keeps its servers running); without, each run starts and stops its own.
+    """
     source = source if source is not None else AnswerSource(given=inputs.answers)
     if target.is_mcp:
-        return _mcp_run(target, inputs, mode, source, timeout)
+        return _mcp_run(target, inputs, mode, source, timeout, sessions)
     return resolve(_local_step(target, inputs, mode, timeout), source, answers=inputs.answers)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -27,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.bridge.mcp_client import SessionPool
+from jp_migrate.bridge.protocol import HostMode
 from jp_migrate.bridge.questions import AnswerSource
 from jp_migrate.bridge.target import Inputs, Target, run_target
 from jp_migrate.contract.normalized import NormalizedOutcome
@@ -197,14 +200,11 @@ def scratch_roots(targets: Sequence[Target]) -> Iterator[list[Target]]:
 
 
 def _observe(
-    target: Target, case: Case, mode: str, timeout: float | None
+    target: Target, case: Case, mode: HostMode, timeout: float | None, sessions: SessionPool | None
 ) -> tuple[NormalizedOutcome, list[str]]:
+    source = AnswerSource(given=case.answers)
     resolution = run_target(
-        target,
-        case.inputs,
-        mode=mode,
-        source=AnswerSource(given=case.answers),
-        timeout=timeout,  # type: ignore[arg-type]
+        target, case.inputs, mode=mode, source=source, timeout=timeout, sessions=sessions
     )
     return resolution.outcome, resolution.warnings
 
@@ -239,16 +239,26 @@ def _clip(text: str, limit: int = 160) -> str:
 
 
 def verify_case(
-    before: Target, after: Target, case: Case, index: int, *, timeout: float | None = None
+    before: Target,
+    after: Target,
+    case: Case,
+    index: int,
+    *,
+    timeout: float | None = None,
+    sessions: SessionPool | None = None,
 ) -> VerifyCase:
     inputs: dict[str, Any] = {key: dict(getattr(case, key)) for key in _CASE_KEYS}
     if case.origin:
         inputs["case"] = case.origin
     observed: dict[str, tuple[NormalizedOutcome, list[str]]] = {}
     errors: list[str] = []
-    for side, target, mode in (("control", before, "legacy"), ("candidate", after, "blocks")):
+    sides: tuple[tuple[str, Target, HostMode], ...] = (
+        ("control", before, "legacy"),
+        ("candidate", after, "blocks"),
+    )
+    for side, target, mode in sides:
         try:
-            observed[side] = _observe(target, case, mode, timeout)
+            observed[side] = _observe(target, case, mode, timeout, sessions)
         except JpMigrateError as exc:
             errors.append(f"{'before' if side == 'control' else 'after'}: {exc}")
     control = observed.get("control")
@@ -284,14 +294,29 @@ def verify_cases(
     jobs: int = 1,
     timeout: float | None = None,
 ) -> list[VerifyCase]:
-    """Every case through both targets, in case order; `jobs` cases run at once (threads: runs are processes)."""
-    if jobs <= 1 or len(cases) <= 1:
-        return [
-            verify_case(before, after, case, i, timeout=timeout) for i, case in enumerate(cases)
-        ]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [
-            pool.submit(verify_case, before, after, case, i, timeout=timeout)
-            for i, case in enumerate(cases)
-        ]
-        return [f.result() for f in futures]
+    """Every case through both targets, in case order; `jobs` cases run at once (threads: runs are processes).
+
+    An MCP server is started once per worker and kept for its later cases, as
+    JP keeps a server running across calls.
+    """
+    local = threading.local()
+    pools: list[SessionPool] = []
+    lock = threading.Lock()
+
+    def one(index: int, case: Case) -> VerifyCase:
+        pool = getattr(local, "pool", None)
+        if pool is None:
+            pool = local.pool = SessionPool()
+            with lock:
+                pools.append(pool)
+        return verify_case(before, after, case, index, timeout=timeout, sessions=pool)
+
+    try:
+        if jobs <= 1 or len(cases) <= 1:
+            return [one(i, case) for i, case in enumerate(cases)]
+        with ThreadPoolExecutor(max_workers=jobs) as pool_executor:
+            futures = [pool_executor.submit(one, i, case) for i, case in enumerate(cases)]
+            return [f.result() for f in futures]
+    finally:
+        for pool in pools:
+            pool.close()
