@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -127,6 +124,10 @@ def _prompt_text(question: NormalizedQuestion) -> str:
 
 def _edit(question: NormalizedQuestion) -> Any:
     """Anything without a simple prompt: a JSON document in $EDITOR (SPEC: object, array, number…)."""
+    import shlex
+    import subprocess
+    import tempfile
+
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     seed = {
         "question": question.text,
