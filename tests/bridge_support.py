@@ -35,6 +35,11 @@ LEGACY_TOOL = _COMMON + textwrap.dedent("""
                  "answer_type": {"Select": {"options": ["red", "green"]}}, "default": "green"}})
         else:
             out({"type": "success", "content": "picked " + answers["color"]})
+    elif action == "ask_name":
+        if "name" not in answers:
+            out({"type": "needs_input", "question": {"id": "name", "text": "Your name?", "answer_type": "Text"}})
+        else:
+            out({"type": "success", "content": "hi " + answers["name"]})
     elif action == "raw":
         print("plain text", end="")
     elif action == "crash":

@@ -96,6 +96,16 @@ def test_enum_question_is_a_select(ws: Path) -> None:
     assert _outcome(term.seen)["text"] == "picked red"
 
 
+def test_string_question_is_a_text_prompt(ws: Path) -> None:
+    term = Terminal(
+        "bridge", "run", "legacy", "-w", str(ws), "--args", '{"action": "ask_name"}', "--json"
+    )
+    term.expect("Your name?")
+    term.send("Zoë")
+    assert term.finish(timeout=10) == 0
+    assert _outcome(term.seen)["text"] == "hi Zoë"
+
+
 def test_no_input_flag_never_prompts(ws: Path) -> None:
     term = Terminal(
         "bridge", "run", "legacy", "-w", str(ws), "--args", '{"action": "confirm"}', "--no-input"
