@@ -112,7 +112,15 @@ def run(
     as_json: bool,
     no_input: bool,
 ) -> int:
-    """Run TOOL from the workspace config (or --command TEMPLATE) and print its normalized outcome."""
+    """Run TOOL from the workspace config (or --command TEMPLATE) and print its normalized outcome.
+
+    The tool runs the way JP runs it: its command rendered with the tool
+    context, in the workspace root (MCP tools through their configured server).
+    Questions are answered from --answers, then at a prompt on a terminal,
+    then with the question's default; the tool is re-run until it completes.
+
+    Exit 0 it completed, 1 it completed with an error result, 2 it could not run.
+    """
     from jp_migrate.bridge.questions import AnswerSource, is_interactive, terminal_asker
     from jp_migrate.bridge.target import Inputs, Target, run_target
 
