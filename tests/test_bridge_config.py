@@ -112,7 +112,7 @@ def test_package_exports_are_lazy() -> None:
 
     code = (
         "import sys; import jp_migrate.bridge as b; b.Target; b.verify_cases; "
-        "print('mcp' in sys.modules, 'jp_migrate.bridge.mcp_client' in sys.modules)"
+        "print('mcp' in sys.modules, 'mcp_types' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False"]  # the MCP SDK loads only on the MCP path
