@@ -178,3 +178,16 @@ def test_an_interrupted_run_is_rolled_back_from_its_journal(tmp_path: Path) -> N
     result = run_cli("rollback", str(root))
     assert result.returncode == 0, result.stderr
     assert a.read_bytes() == original
+
+
+def test_no_backup_run_leaves_no_copies_behind(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    for n in range(3):
+        write_conversation(root, f"1700000000{n}-c", legacy_events(f"call_{n}"))
+    stale = root / ".jp-migrate" / "discard" / "killed-run" / "conversations.x"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("left by a killed --no-backup run")
+    assert run_cli("conversations", str(root), "--no-backup").returncode == 0
+    assert not (root / ".jp-migrate" / "discard").exists()
+    (run,) = _runs(root)
+    assert not (run / "backup").exists()

@@ -196,6 +196,11 @@ def _plain_shape(event: Event, *, migrated: bool) -> bool:
     )
 
 
+def is_plain_legacy(event: Event) -> bool:
+    """A legacy response of the common shape: `upgrade_response` accepts it without the model."""
+    return is_response(event) and _plain_shape(event, migrated=False)
+
+
 def _faithful_fast(
     event: Event, encoding: Literal["auto", "base64", "plain"], rules: tuple[str, ...]
 ) -> ResponseUpgrade:
@@ -273,6 +278,7 @@ __all__ = [
     "downgrade_response",
     "encode_blocks",
     "is_migrated",
+    "is_plain_legacy",
     "is_response",
     "payloads",
     "stored_payload_text",

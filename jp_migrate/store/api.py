@@ -136,6 +136,10 @@ def run_stores(
     )
     files = [_rejected(item) for item in found if isinstance(item, Rejected)]
     conversations = [item for item in found if isinstance(item, Conversation)]
+    roots = sorted({c.root.path for c in conversations})
+    if run_id is not None:
+        for root in roots:
+            manifest.clear_discards(root)  # parked by a killed --no-backup run
     records: dict[str, list[manifest.FileRecord]] = defaultdict(list)
     for result in _run_all(conversations, settings, options.verify, options.jobs, progress):
         files.append(result.file)
@@ -148,6 +152,8 @@ def run_stores(
             written = manifest.finish_run(Path(root), run_id, records.get(root, []), opts)
             if written is not None:
                 run_dirs.append(written)
+        for path in roots:
+            manifest.clear_discards(path)
     files.sort(key=lambda f: f.path)
     return StoreRun(files, run_dirs)
 

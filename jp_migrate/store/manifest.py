@@ -5,6 +5,7 @@
     .jp-migrate/runs/<run-id>/journal.jsonl   one line per file, appended as it is written
     .jp-migrate/runs/<run-id>/backup/conversations/<name>.events.json   the originals (hard links)
     .jp-migrate/runs/<run-id>/rolled-back     present once the run was undone
+    .jp-migrate/discard/<run-id>/…            --no-backup: originals awaiting deletion
 
 Only a run that changed a file leaves a record. Run ids sort by time. The
 journal survives a crash (the manifest is written at the end of a run), so an
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +32,7 @@ MANIFEST = "manifest.json"
 JOURNAL = "journal.jsonl"
 BACKUP = "backup"
 ROLLED_BACK = "rolled-back"
+DISCARD = "discard"
 MANIFEST_SCHEMA = "jp-migrate.store-run.v1"
 
 
@@ -85,6 +88,18 @@ def backup_name(relative: str) -> str:
     """
     directory, _, file = relative.rpartition("/")
     return f"{BACKUP}/{directory}.{file}" if directory else f"{BACKUP}/{file}"
+
+
+def discard_path(root: Path, run_id: str, conversation: str) -> Path:
+    """Where a `--no-backup` run parks an original until it is unlinked (`migrate._drop`)."""
+    return state_dir(root) / DISCARD / run_id / conversation.replace("/", ".")
+
+
+def clear_discards(root: Path) -> None:
+    """Remove what a killed `--no-backup` run left parked (never a backup)."""
+    directory = state_dir(root) / DISCARD
+    if directory.is_dir():
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def backup_path(root: Path, run_id: str, relative: str) -> Path:

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from jp_migrate.contract.report import Repair, StoreFile
-from jp_migrate.convert.events import is_migrated, is_response, upgrade_response
+from jp_migrate.convert.encoding import decode_payload, may_be_urlsafe
+from jp_migrate.convert.events import is_migrated, is_plain_legacy, is_response, upgrade_response
 from jp_migrate.convert.store_rules import EventsUpgrade, upgrade_events
 from jp_migrate.errors import ContractError
 from jp_migrate.store import canonical, manifest
@@ -38,7 +39,7 @@ RESPONSE_MARKER = b'"tool_call_response"'  # a file without it has nothing to mi
 BLOB_MARKER = b'"blob"'  # ... and without this, no blob to check
 COMMIT_THREADS = 8  # concurrent fsyncs share one journal commit on ext4/xfs
 BATCH_FILES = 32  # writes per commit batch (each holds a lock, a descriptor and its bytes)
-BATCH_BYTES = 32 * 1024 * 1024  # ... and at most this many new bytes, bounding memory
+BATCH_BYTES = 32 * 1024 * 1024  # ... and this many old + new bytes not yet hashed (memory)
 
 READ_ONLY = "read-only file: left untouched (make it writable to migrate it)"
 
@@ -79,6 +80,7 @@ class Pending:
     sha256_after: str = ""
     record: manifest.FileRecord | None = None
     synced: Future[None] | None = None  # fsync + hashes, running on the pool
+    discard: Path | None = None  # without a backup: the old inode's last link, unlinked later
 
 
 def check_blobs(events: list[Any]) -> None:
@@ -122,9 +124,10 @@ def count_legacy(
 ) -> tuple[int, list[Repair]]:
     """`--check`: how many responses a run would migrate, and the repairs it would make.
 
-    Each response goes through `upgrade_response`, so a bad one fails exactly as
-    in a real run; in `auto` encoding only URL-safe candidates are decoded, and
-    no file is re-serialized.
+    The verdicts are `upgrade_response`'s: a response of the common shape passes
+    the same test its fast path uses, any other goes through it (so a bad one fails
+    here exactly as in a real run). Only URL-safe candidates are decoded, and no
+    new event or file is built.
     """
     if RESPONSE_MARKER not in loaded.raw:
         return 0, []
@@ -134,6 +137,12 @@ def count_legacy(
     repairs: list[Repair] = []
     for index, event in enumerate(loaded.events):
         if not is_response(event):
+            continue
+        if is_plain_legacy(event):  # the common case, checked without building the new event
+            count += 1
+            content = event["content"]
+            if may_be_urlsafe(content) and decode_payload(content)[1] == "urlsafe":
+                repairs.append(_repair(index, event))
             continue
         try:
             upgrade = upgrade_response(event, encoding=encoding)
@@ -255,6 +264,7 @@ def _sync(pending: Pending) -> None:
         pending.fd = -1
     pending.sha256_before = hashlib.sha256(pending.raw).hexdigest()
     pending.sha256_after = hashlib.sha256(pending.data).hexdigest()
+    pending.raw = pending.data = b""  # hashed and on disk: a waiting batch holds no file bytes
 
 
 def _record(pending: Pending) -> manifest.FileRecord:
@@ -268,6 +278,8 @@ def _record(pending: Pending) -> manifest.FileRecord:
         if settings.backup:
             backup = manifest.backup_path(root, settings.run_id, relative)
             link_or_copy(conversation.events, backup)
+        else:
+            pending.discard = _keep_for_discard(conversation, settings.run_id)
     return manifest.FileRecord(
         path=relative,
         sha256_before=pending.sha256_before,
@@ -278,13 +290,36 @@ def _record(pending: Pending) -> manifest.FileRecord:
     )
 
 
+def _keep_for_discard(conversation: Conversation, run_id: str) -> Path | None:
+    """A second link to the original, so the rename does not free its blocks.
+
+    Freeing a replaced file's data happens inside the rename on ext4 and costs as
+    much as writing it; with this link, the last unlink frees it on a pool thread.
+    """
+    path = manifest.discard_path(conversation.root.path, run_id, conversation.relative)
+    try:
+        os.link(conversation.events, path)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.link(conversation.events, path)
+    except OSError:
+        return None  # no links here: the rename frees the file itself
+    return path
+
+
 def _abandon(pending: Pending, exc: Exception) -> Result:
+    if pending.discard is not None:
+        pending.discard.unlink(missing_ok=True)
     if pending.fd >= 0:
         os.close(pending.fd)
         pending.fd = -1
     pending.tmp.unlink(missing_ok=True)
     pending.lock.release()
     return _error(pending.conversation, exc)
+
+
+def _drop(path: Path) -> None:
+    path.unlink(missing_ok=True)
 
 
 def _commit_batch(batch: list[Pending], pool: ThreadPoolExecutor) -> Iterator[Result]:
@@ -318,6 +353,8 @@ def _commit_batch(batch: list[Pending], pool: ThreadPoolExecutor) -> Iterator[Re
             yield _abandon(pending, exc)
             continue
         pending.lock.release()
+        if pending.discard is not None:
+            pool.submit(_drop, pending.discard)
         file = pending.file.model_copy(
             update={"sha256_before": pending.sha256_before, "sha256_after": pending.sha256_after}
         )
@@ -343,7 +380,7 @@ def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> I
                     continue
                 outcome.synced = pool.submit(_sync, outcome)  # overlaps with the next conversion
                 batch.append(outcome)
-                size += len(outcome.data)
+                size += len(outcome.raw) + len(outcome.data)
                 if len(batch) >= BATCH_FILES or size >= BATCH_BYTES:
                     yield from _commit_batch(batch, pool)
                     batch, size = [], 0
