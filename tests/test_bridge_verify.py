@@ -378,3 +378,50 @@ def test_verify_keeps_one_mcp_server_per_worker(
     assert [c["verdict"] for c in report["verify"]] == ["match"] * 3
     assert len(record.read_text().splitlines()) == 6  # every case, both sides
     assert len(starts.read_text().splitlines()) == 1  # one server, kept across the cases
+
+
+def test_cases_from_store_with_an_mcp_server_outside_the_workspace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The example config starts `python3 ../mcp_server/server.py`: outside the workspace, so the
+    # scratch copy reaches it by its absolute path.
+    monkeypatch.setenv("PATH", python_on_path()["PATH"])
+    shutil.copytree(EXAMPLES / "mcp_server", tmp_path / "mcp_server")
+    ws = tmp_path / "tools"
+    shutil.copytree(
+        EXAMPLES / "tools" / ".jp", ws / ".jp", ignore=shutil.ignore_patterns("conversations")
+    )
+    conversation = ws / ".jp" / "conversations" / "17000000001-mcp"
+    conversation.mkdir(parents=True)
+    events = [
+        {"timestamp": "t", "type": "tool_call_request", "id": "c1", "name": "mcp_delete_file",
+         "arguments": {"path": _b64("x.txt")}},
+        {"timestamp": "t", "type": "inquiry_response", "id": "c1.confirm", "answer": True},
+    ]  # fmt: skip
+    (conversation / "events.json").write_text(json.dumps(events), encoding="utf-8")
+    rc, report, _, err = verify(
+        tmp_path, "--cases-from", str(ws), "--tool", "mcp_delete_file",
+        "--before-tool", "mcp_delete_file_jp", "--after-tool", "mcp_delete_file", "-w", str(ws),
+    )  # fmt: skip
+    assert rc == 0, err
+    (case,) = report["verify"]
+    assert case["verdict"] == "match" and case["candidate"]["text"] == "deleted x.txt"
+
+
+def test_relocated_anchors_only_paths_outside_the_workspace(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "tool.py").write_text("")
+    (tmp_path / "shared.py").write_text("")
+    target = Target.from_template(
+        "python3 tool.py ../shared.py '{{tool}}' --x ../missing.py", "t", tmp_path / "ws"
+    )
+    moved = target.relocated(tmp_path / "copy")
+    assert moved.root == tmp_path / "copy"
+    assert moved.command is not None
+    assert moved.command.args == (
+        "tool.py",
+        str((tmp_path / "shared.py").resolve()),
+        "{{tool}}",
+        "--x",
+        "../missing.py",
+    )

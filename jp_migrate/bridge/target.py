@@ -92,6 +92,29 @@ class Target:
     def rooted(self, root: Path) -> Target:
         return dataclasses.replace(self, root=root)
 
+    def relocated(self, copy: Path) -> Target:
+        """The same tool run in `copy` of its workspace.
+
+        Command words that name an existing path outside the workspace (say
+        `../mcp_server/server.py`) are made absolute, since the copy does not
+        bring them along; everything inside the workspace resolves in the copy.
+        """
+        command = self.command
+        if command is not None:
+            command = CommandSpec(
+                _anchor(command.program, self.root),
+                tuple(_anchor(arg, self.root) for arg in command.args),
+                command.shell,
+            )
+        server = self.server
+        if server is not None:
+            server = dataclasses.replace(
+                server,
+                command=_anchor(server.command, self.root),
+                args=tuple(_anchor(arg, self.root) for arg in server.args),
+            )
+        return dataclasses.replace(self, root=copy, command=command, server=server)
+
     def named(self, alias: str) -> Target:
         """The same tool, presented to itself (and in failure texts) as `alias`."""
         return dataclasses.replace(self, alias=alias)
@@ -105,6 +128,18 @@ class Target:
             self.root,
             workspace_id=self.workspace_id,
         )
+
+
+def _anchor(word: str, root: Path) -> str:
+    """`word` made absolute when it is a relative path to something outside `root`."""
+    if not word or "{" in word or word.startswith("-") or Path(word).is_absolute():
+        return word
+    try:
+        resolved = (root / word).resolve()
+        outside = resolved.exists() and not resolved.is_relative_to(root.resolve())
+    except (OSError, ValueError):
+        return word
+    return str(resolved) if outside else word
 
 
 Step = Callable[[dict[str, Any]], tuple[NormalizedOutcome, list[str]]]

@@ -192,7 +192,7 @@ def scratch_roots(targets: Sequence[Target]) -> Iterator[list[Target]]:
                 raise BridgeError(
                     f"cannot copy the workspace: {exc}", source=str(target.root)
                 ) from None
-            moved.append(target.rooted(copy))
+            moved.append(target.relocated(copy))
         yield moved
 
 
