@@ -167,3 +167,12 @@ def test_a_directory_named_explicitly_is_walked_even_if_an_enclosing_gitignore_i
     assert run_cli("tools", "--check", ".", cwd=tmp_path).stdout == ""
     done = run_cli("tools", "--check", "vendored/tools", cwd=tmp_path)
     assert [line.split(":")[0] for line in done.stdout.splitlines()] == ["vendored/tools/t.py"]
+
+
+def test_a_rewritten_script_stays_executable(tree: Path) -> None:
+    script = tree / "tool.py"
+    script.chmod(0o755)
+    assert run_cli("tools", str(script)).returncode == 0
+    assert script.read_text("utf-8") == MIGRATED
+    assert script.stat().st_mode & 0o777 == 0o755
+    assert not list(tree.glob(".*.tmp"))

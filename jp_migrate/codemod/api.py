@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import shutil
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -39,10 +40,16 @@ def _read(path: Path) -> str:
 
 
 def _write(path: Path, text: str) -> None:
+    """Atomically, keeping the file's permissions (a tool script stays executable)."""
     tmp = path.with_name(f".{path.name}.jp-migrate.tmp")
-    with open(tmp, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        shutil.copymode(path, tmp)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def unified_diff(path: str, before: str, after: str) -> str:

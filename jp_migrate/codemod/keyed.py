@@ -35,6 +35,8 @@ from jp_migrate.codemod.mapping import (
 from jp_migrate.codemod.scan import Scan, Scope
 from jp_migrate.codemod.sites import DYNAMIC_TYPE, KEYED_DICT, SPREAD, Finding
 
+DESCRIPTION = "Outcomes built key by key in one block are rewritten statement by statement."
+
 
 @dataclass(frozen=True)
 class KeyAssign:

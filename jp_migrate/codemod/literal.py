@@ -28,6 +28,10 @@ from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.scan import Scan
 from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding
 
+DESCRIPTION = (
+    "Outcome dict literals and dict(type=…) calls become RFD 058 envelopes where they stand."
+)
+
 
 def _finding(
     node: cst.Dict | cst.Call,

@@ -15,6 +15,8 @@ from jp_migrate.codemod.mapping import LEGACY_KEYS, TAGS
 from jp_migrate.codemod.scan import Scan, Scope
 from jp_migrate.codemod.sites import READS_LEGACY_KEYS, Finding
 
+DESCRIPTION = "Code reading a legacy Outcome's keys back is reported."
+
 _READ_KEYS = LEGACY_KEYS | {"type"}
 
 

@@ -16,6 +16,8 @@ from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.scan import Scan
 from jp_migrate.codemod.sites import OUTCOME_STRING, Finding
 
+DESCRIPTION = "Outcomes written as strings, or parsed from them at runtime, are reported."
+
 _OUTCOME_JSON = re.compile(r"""["']type["']\s*:\s*["'](success|error|needs_input)["']""")
 
 
