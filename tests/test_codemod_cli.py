@@ -176,3 +176,17 @@ def test_a_rewritten_script_stays_executable(tree: Path) -> None:
     assert script.read_text("utf-8") == MIGRATED
     assert script.stat().st_mode & 0o777 == 0o755
     assert not list(tree.glob(".*.tmp"))
+
+
+def test_encodings_are_read_and_written_as_python_does(tmp_path: Path) -> None:
+    bom = tmp_path / "bom.py"
+    bom.write_bytes(b"\xef\xbb\xbf" + SUCCESS.encode())
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(b'# -*- coding: latin-1 -*-\nprint({"type": "success", "content": "caf\xe9"})\n')
+    bad = tmp_path / "bad.py"
+    bad.write_bytes(b'x = "caf\xe9 success"\n')
+    done = run_cli("tools", str(tmp_path))
+    assert done.returncode == 2
+    assert bom.read_bytes() == b"\xef\xbb\xbf" + MIGRATED.encode()
+    assert latin.read_bytes().endswith(b'[{"type": "text", "text": "caf\xe9"}]})\n')
+    assert f"error: {bad}: cannot decode" in done.stderr

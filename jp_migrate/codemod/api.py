@@ -8,8 +8,10 @@ the other files are still processed. Only a PATH that does not exist raises.
 from __future__ import annotations
 
 import difflib
+import io
 import os
 import shutil
+import tokenize
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -34,16 +36,21 @@ def _display(path: Path) -> str:
     return path.as_posix()
 
 
-def _read(path: Path) -> str:
-    with open(path, encoding="utf-8", newline="") as handle:  # keep \r\n as written
-        return handle.read()
+def _read(path: Path) -> tuple[str, str]:
+    """The text and its encoding, as Python reads source (PEP 263 cookie, BOM); newlines kept."""
+    data = path.read_bytes()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # an unknown encoding in the cookie
+        raise UnicodeDecodeError("utf-8", data, 0, 1, str(exc)) from None
+    return data.decode(encoding), encoding
 
 
-def _write(path: Path, text: str) -> None:
-    """Atomically, keeping the file's permissions (a tool script stays executable)."""
+def _write(path: Path, text: str, encoding: str) -> None:
+    """Atomically, in the file's encoding, keeping its permissions (a tool script stays executable)."""
     tmp = path.with_name(f".{path.name}.jp-migrate.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="") as handle:
+        with open(tmp, "w", encoding=encoding, newline="") as handle:
             handle.write(text)
         shutil.copymode(path, tmp)
         os.replace(tmp, path)
@@ -64,9 +71,13 @@ def unified_diff(path: str, before: str, after: str) -> str:
 def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
     shown = _display(path)
     try:
-        source = _read(path)
-    except UnicodeDecodeError:
-        return ToolFile(path=shown, status="error", message="not valid UTF-8")
+        source, encoding = _read(path)
+    except (UnicodeDecodeError, LookupError):
+        return ToolFile(
+            path=shown,
+            status="error",
+            message="cannot decode (not valid UTF-8, or a bad coding cookie)",
+        )
     except OSError as exc:
         return ToolFile(path=shown, status="error", message=f"cannot read: {exc.strerror or exc}")
     writes = options.write and not options.diff
@@ -77,7 +88,7 @@ def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
             diff = unified_diff(shown, source, result.output)
         if writes:
             try:
-                _write(path, result.output)
+                _write(path, result.output, encoding)
             except OSError as exc:
                 return ToolFile(
                     path=shown,
