@@ -50,6 +50,15 @@ def _ensure_dir(directory: Path) -> None:
         _MADE.add(directory)
 
 
+def _create(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileNotFoundError:  # `locks/` removed since we made it
+        _MADE.discard(path.parent)
+        _ensure_dir(path.parent)
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+
+
 class HeldLock:
     """An acquired conversation lock; `release()` may run on another thread (the committer's)."""
 
@@ -57,7 +66,7 @@ class HeldLock:
         self.path = lock_path(root, conversation_id)
         _ensure_dir(self.path.parent)
         try:
-            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            self._fd: int | None = _create(self.path)
             self._created = True
         except FileExistsError:
             self._fd = os.open(self.path, os.O_RDWR)
