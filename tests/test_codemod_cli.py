@@ -182,7 +182,9 @@ def test_encodings_are_read_and_written_as_python_does(tmp_path: Path) -> None:
     bom = tmp_path / "bom.py"
     bom.write_bytes(b"\xef\xbb\xbf" + SUCCESS.encode())
     latin = tmp_path / "latin.py"
-    latin.write_bytes(b'# -*- coding: latin-1 -*-\nprint({"type": "success", "content": "caf\xe9"})\n')
+    latin.write_bytes(
+        b'# -*- coding: latin-1 -*-\nprint({"type": "success", "content": "caf\xe9"})\n'
+    )
     bad = tmp_path / "bad.py"
     bad.write_bytes(b'x = "caf\xe9 success"\n')
     done = run_cli("tools", str(tmp_path))
@@ -190,3 +192,18 @@ def test_encodings_are_read_and_written_as_python_does(tmp_path: Path) -> None:
     assert bom.read_bytes() == b"\xef\xbb\xbf" + MIGRATED.encode()
     assert latin.read_bytes().endswith(b'[{"type": "text", "text": "caf\xe9"}]})\n')
     assert f"error: {bad}: cannot decode" in done.stderr
+
+
+def test_a_nested_gitignore_applies_below_its_directory(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    sub = tmp_path / "tools"
+    sub.mkdir()
+    (sub / ".gitignore").write_text("gen_*.py\n", "utf-8")
+    (sub / "gen_a.py").write_text(SUCCESS, "utf-8")
+    (sub / "real.py").write_text(SUCCESS, "utf-8")
+    (tmp_path / "gen_b.py").write_text(SUCCESS, "utf-8")  # not below tools/: not ignored
+    done = run_cli("tools", "--check", ".", cwd=tmp_path)
+    assert sorted({line.split(":")[0] for line in done.stdout.splitlines()}) == [
+        "gen_b.py",
+        "tools/real.py",
+    ]
