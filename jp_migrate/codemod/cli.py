@@ -91,6 +91,10 @@ def tools(
     `path:line:col: rule-id: reason`; a file with an unhandled site is left as
     it is. `# jp-migrate: skip` on a line skips that site, in the file's first
     comment block the whole file.
+
+    Exit codes: 0 nothing to do (or all rewritten); 1 a file would change
+    (--check, --diff) or an unhandled site is left; 2 a file could not be read
+    or parsed (the others are still processed), or a usage error.
     """
     if reports:
         from jp_migrate.report import parse_spec
