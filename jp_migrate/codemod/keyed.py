@@ -209,6 +209,26 @@ def _group(
     return Finding(anchor, KEYED_DICT, "rewritten", reason, tuple(rewrites), init)
 
 
+def _update_call(statement: cst.BaseStatement) -> tuple[str, set[str], cst.Call] | None:
+    """`var.update(k=v, …)` / `var.update({"k": v, …})` alone on its line: (var, constant keys, call)."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and isinstance(call.func.value, cst.Name)
+        and call.func.attr.value == "update"
+    ):
+        return None
+    keys = {a.keyword.value for a in call.args if a.keyword is not None}
+    for arg in call.args:
+        if arg.keyword is None and isinstance(arg.value, cst.Dict):
+            keys |= {k for e in dict_entries(arg.value) if (k := e.key) is not None}
+    return call.func.value.value, keys, call
+
+
 def _looks_like_outcome(keys: set[str]) -> bool:
     return could_be_outcome(set(keys))
 
@@ -237,9 +257,21 @@ def keyed_findings(
                 (k for k in range(i + 1, len(body)) if _init(body[k], var) is not None), len(body)
             )
             members = [a for a in assigns[i + 1 : end] if a is not None and a.var == var]
+            type_entry = next((e for e in dict_entries(literal) if e.key == "type"), None)
+            update = next(
+                (u for u in map(_update_call, body[i + 1 : end]) if u and u[0] == var), None
+            )
+            if update is not None and (
+                type_entry is not None or (update[1] & LEGACY_KEYS and "type" not in update[1])
+            ):
+                # `out.update(...)` completing an Outcome started elsewhere: which keys end up
+                # in it, and when, is not stated where the tag is.
+                reason = f"an Outcome completed with `{var}.update(…)`"
+                findings.append(Finding(update[2], KEYED_DICT, "unhandled", reason))
+                claimed.add(id(literal))
+                continue
             if not members:
                 continue
-            type_entry = next((e for e in dict_entries(literal) if e.key == "type"), None)
             type_assign = next((m for m in members if m.key == "type"), None)
             tag_node = (
                 type_assign.value
