@@ -261,14 +261,15 @@ def keyed_findings(
             update = next(
                 (u for u in map(_update_call, body[i + 1 : end]) if u and u[0] == var), None
             )
-            if update is not None and (
-                type_entry is not None or (update[1] & LEGACY_KEYS and "type" not in update[1])
-            ):
-                # `out.update(...)` completing an Outcome started elsewhere: which keys end up
-                # in it, and when, is not stated where the tag is.
+            tags = [const_str(type_entry.value)] if type_entry is not None else []
+            tags += [const_str(m.value) for m in members if m.key == "type"]
+            if update is not None and any(t in TAGS for t in tags):
+                # `out.update(...)` completing an Outcome whose tag is set elsewhere: which keys
+                # end up in it, and when, is not stated where the tag is.
                 reason = f"an Outcome completed with `{var}.update(…)`"
                 findings.append(Finding(update[2], KEYED_DICT, "unhandled", reason))
                 claimed.add(id(literal))
+                grouped.update(id(m) for m in members)
                 continue
             if not members:
                 continue
