@@ -20,13 +20,13 @@ from jp_migrate.errors import ContractError
 class Lenient(BaseModel):
     """Strict types, unknown keys ignored (serde's default, no deny_unknown_fields)."""
 
-    model_config = ConfigDict(strict=True, extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(strict=True, extra="ignore", populate_by_name=True, defer_build=True)
 
 
 class Open(BaseModel):
     """Strict types, unknown keys kept (so a round trip loses nothing)."""
 
-    model_config = ConfigDict(strict=True, extra="allow", populate_by_name=True)
+    model_config = ConfigDict(strict=True, extra="allow", populate_by_name=True, defer_build=True)
 
 
 class OpenAliased(Open):
@@ -42,7 +42,11 @@ class OpenAliased(Open):
         extra = self.__pydantic_extra__
         if extra:
             for name, info in type(self).model_fields.items():
-                if name in extra and info.alias not in (None, name) and getattr(self, name) == info.default:
+                if (
+                    name in extra
+                    and info.alias not in (None, name)
+                    and getattr(self, name) == info.default
+                ):
                     self.__pydantic_fields_set__.discard(name)
         return self
 
@@ -50,7 +54,7 @@ class OpenAliased(Open):
 class Closed(BaseModel):
     """Strict types, unknown keys rejected."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(strict=True, extra="forbid", populate_by_name=True, defer_build=True)
 
 
 _BAD_TAG = "bad_tag"
