@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from jp_migrate.bridge.errors import BridgeError
-from jp_migrate.bridge.protocol import HOST_MODES
+from jp_migrate.bridge.modes import HOST_MODES, plain_local
 
 _TIMEOUT = click.option(
     "--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds before a run is killed."
@@ -121,8 +121,7 @@ def run(
 
     Exit 0 it completed, 1 it completed with an error result, 2 it could not run.
     """
-    from jp_migrate.bridge.questions import AnswerSource, is_interactive, terminal_asker
-    from jp_migrate.bridge.target import Inputs, Target, run_target
+    from jp_migrate.bridge.target import Inputs, Target, run_local, run_target
 
     try:
         if command is not None:
@@ -140,6 +139,17 @@ def run(
             _json_option(answers_json, "--answers"),
             _json_option(options_json, "--options"),
         )
+        first = None
+        if not target.is_mcp:
+            # One local run, read without the models when that is certain (most runs):
+            # the JSON printed is `dump` of the same NormalizedOutcome (convert.host).
+            first = run_local(target, inputs, inputs.answers, timeout=timeout)
+            plain = plain_local(first, protocol) if as_json else None  # type: ignore[arg-type]
+            if plain is not None:
+                click.echo(json.dumps(plain, indent=2, ensure_ascii=False))
+                return 1 if plain["is_error"] else 0
+        from jp_migrate.bridge.questions import AnswerSource, is_interactive, terminal_asker
+
         asker = terminal_asker if (is_interactive() and not no_input) else None
         resolution = run_target(
             target,
@@ -147,6 +157,7 @@ def run(
             mode=protocol,
             source=AnswerSource(inputs.answers, asker),
             timeout=timeout,  # type: ignore[arg-type]
+            first=first,
         )
     except BridgeError as exc:
         return _fail(exc)

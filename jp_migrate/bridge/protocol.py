@@ -9,8 +9,9 @@ else typed blocks).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
+from jp_migrate.bridge.modes import HostMode
 from jp_migrate.contract.blocks import ContentBlock, Envelope, EnvelopeMeta
 from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion
 from jp_migrate.contract.outcome import OutcomeSuccess
@@ -25,9 +26,6 @@ from jp_migrate.convert.host import (
     raw_outcome,
 )
 from jp_migrate.errors import ContractError
-
-HostMode = Literal["auto", "legacy", "blocks", "raw"]
-HOST_MODES: tuple[HostMode, ...] = ("auto", "legacy", "blocks", "raw")
 
 # What JP's legacy MCP path keeps when it joins a result into one string (SPEC §1).
 _JOINED_TYPES = ("text", "resource")

@@ -12,10 +12,12 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from jp_migrate.bridge.errors import BridgeError
-from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion
+
+if TYPE_CHECKING:
+    from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion
 
 MAX_ROUNDS = 25
 

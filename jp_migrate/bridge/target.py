@@ -14,21 +14,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jp_migrate.bridge.command import CommandSpec, parse_command
-from jp_migrate.bridge.config import McpServer, load_workspace
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.local import run_process
-from jp_migrate.bridge.protocol import (
-    HostMode,
-    input_required_outcome,
-    interpret_local,
-    interpret_mcp,
-)
+from jp_migrate.bridge.modes import HostMode
 from jp_migrate.bridge.questions import AnswerSource, Resolution, resolve
 from jp_migrate.bridge.template import tool_context
-from jp_migrate.contract.normalized import NormalizedOutcome
+from jp_migrate.convert.host import ToolRun
 
 if TYPE_CHECKING:
+    from jp_migrate.bridge.config import McpServer
     from jp_migrate.bridge.mcp_client import McpSession, SessionPool
+    from jp_migrate.contract.normalized import NormalizedOutcome
+
+# The host readings (`protocol`, pydantic) load on first use: `bridge run --json`
+# prints a plain reading of a local run without them (cli.run, protocol.plain_local).
 
 STATE_ONLY_RETRIES = 10  # input_required with request_state only: retry, with a short back-off
 
@@ -68,6 +67,8 @@ class Target:
     @classmethod
     def from_workspace(cls, directory: Path, tool: str) -> Target:
         """The tool named `tool` in the JP config of the workspace at (or above) `directory`."""
+        from jp_migrate.bridge.config import load_workspace
+
         ws = load_workspace(directory)
         config = ws.tool(tool)
         return cls(
@@ -142,19 +143,34 @@ def _anchor(word: str, root: Path) -> str:
     return str(resolved) if outside else word
 
 
-Step = Callable[[dict[str, Any]], tuple[NormalizedOutcome, list[str]]]
+Step = Callable[[dict[str, Any]], "tuple[NormalizedOutcome, list[str]]"]
 
 
-def _local_step(target: Target, inputs: Inputs, mode: HostMode, timeout: float | None) -> Step:
+def run_local(
+    target: Target, inputs: Inputs, answers: Mapping[str, Any], *, timeout: float | None = None
+) -> ToolRun:
+    """One execution of a local tool with `answers`, as the host sees it (not yet read)."""
     assert target.command is not None
+    argv = target.command.argv(
+        target.context(inputs, answers), source=target.origin or f"tool {target.name!r}"
+    )
+    return run_process(target.call_name, argv, target.root, timeout=timeout)
+
+
+def _local_step(
+    target: Target,
+    inputs: Inputs,
+    mode: HostMode,
+    timeout: float | None,
+    first: ToolRun | None = None,
+) -> Step:
+    from jp_migrate.bridge.protocol import interpret_local
+
+    pending = [first] if first is not None else []
 
     def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
-        argv = target.command.argv(
-            target.context(inputs, answers), source=target.origin or f"tool {target.name!r}"
-        )
-        normalized = interpret_local(
-            run_process(target.call_name, argv, target.root, timeout=timeout), mode
-        )
+        run = pending.pop() if pending else run_local(target, inputs, answers, timeout=timeout)
+        normalized = interpret_local(run, mode)
         return normalized.outcome, normalized.warnings
 
     return step
@@ -186,6 +202,7 @@ def _mcp_resolve(
     session: McpSession, target: Target, inputs: Inputs, mode: HostMode, source: AnswerSource
 ) -> Resolution:
     from jp_migrate.bridge.mcp_client import Pending, jp_meta
+    from jp_migrate.bridge.protocol import input_required_outcome, interpret_mcp
 
     remote = target.remote_name or target.name
     pending: Pending | None = None
@@ -226,13 +243,17 @@ def run_target(
     source: AnswerSource | None = None,
     timeout: float | None = None,
     sessions: SessionPool | None = None,
+    first: ToolRun | None = None,
 ) -> Resolution:
     """Run `target` until it completes; BridgeError when it cannot run or cannot be answered.
 
     With `sessions`, an MCP server is started once and kept for later runs (as
     JP keeps its servers running); without, each run starts and stops its own.
+    `first` is a local tool's first run already made (`run_local` with
+    `inputs.answers`), read instead of running the tool again.
     """
     source = source if source is not None else AnswerSource(given=inputs.answers)
     if target.is_mcp:
         return _mcp_run(target, inputs, mode, source, timeout, sessions)
-    return resolve(_local_step(target, inputs, mode, timeout), source, answers=inputs.answers)
+    step = _local_step(target, inputs, mode, timeout, first)
+    return resolve(step, source, answers=inputs.answers)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, TypeVar
@@ -13,76 +11,15 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from jp_migrate.contract._base import contract_error
 from jp_migrate.contract.blocks import ContentBlock, Envelope
 from jp_migrate.contract.events import LegacyToolCallResponse, MigratedToolCallResponse
+from jp_migrate.contract.jsontext import load_json
 from jp_migrate.contract.normalized import NormalizedOutcome
 from jp_migrate.contract.outcome import Outcome
+from jp_migrate.contract.plain import envelope_candidate
 from jp_migrate.errors import ContractError
 
 M = TypeVar("M", bound=BaseModel)
 
 Document = bytes | str | Mapping[str, Any]
-
-
-# A `\uD800`-`\uDFFF` escape: only then can a parsed string hold a lone surrogate.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-class _NotJson(ValueError):
-    pass
-
-
-def _no_constant(name: str) -> Any:
-    # `NaN`, `Infinity` and `-Infinity` are Python's extension, not JSON (serde_json rejects them).
-    raise _NotJson(f"{name} is not a JSON value")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise _NotJson(f"number {text} is out of range")
-    return value
-
-
-def _lone_surrogate(value: Any) -> bool:
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-    if isinstance(value, list):
-        return any(_lone_surrogate(v) for v in value)
-    if isinstance(value, dict):
-        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in value.items())
-    return False
-
-
-def load_json(data: bytes | str, *, source: str = "") -> Any:
-    """Parse JSON text as serde_json does; anything it would refuse is one ContractError.
-
-    Refused: non-UTF-8 bytes, syntax errors, `NaN`/`Infinity`, numbers beyond a
-    double's range, and strings
-    holding a lone UTF-16 surrogate (`"\\ud800"`), which no UTF-8 text can carry.
-    """
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ContractError(f"not valid UTF-8 (byte {exc.start})", source=source) from None
-    elif _lone_surrogate(data):
-        raise ContractError("not valid UTF-8 (holds a lone surrogate)", source=source)
-    try:
-        value = json.loads(data, parse_constant=_no_constant, parse_float=_finite)
-    except json.JSONDecodeError as exc:
-        raise ContractError(
-            f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
-        ) from None
-    except _NotJson as exc:
-        raise ContractError(f"invalid JSON: {exc}", source=source) from None
-    except RecursionError:
-        raise ContractError("invalid JSON: nested too deeply", source=source) from None
-    if _SURROGATE_ESCAPE.search(data) and _lone_surrogate(value):
-        raise ContractError("invalid JSON: a string escapes a lone UTF-16 surrogate", source=source)
-    return value
 
 
 def _as_object(data: Document, what: str, source: str) -> Any:
@@ -143,7 +80,7 @@ def read_envelope(text: str) -> tuple[Envelope, list[str]] | None:
         obj = load_json(text)
     except ContractError:
         return None
-    if not isinstance(obj, dict) or not isinstance(obj.get("content"), list):
+    if not envelope_candidate(obj):
         return None
     warnings: list[str] = []
     blocks: list[Any] = []

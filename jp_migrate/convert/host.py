@@ -3,20 +3,30 @@
 `legacy_outcome` is JP before RFD 058 (stdout parsed as an `Outcome`),
 `blocks_outcome` is JP after it (stdout parsed as an envelope). Both fall back
 to the raw path, which is the same on either side.
+
+Each rule of the table is written once, as the normalized outcome's JSON
+fields (`*_fields`, plain values only); the model functions validate those
+fields into a `NormalizedOutcome`. `plain_legacy`/`plain_raw` give the same
+fields without pydantic when the stdout's reading is certain without the
+models (`contract.plain`), for hot paths that only print the result.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jp_migrate.contract.blocks import ContentBlock, Envelope, QuestionBlock, text_block
-from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion, Protocol
-from jp_migrate.contract.outcome import Outcome, OutcomeError, OutcomeNeedsInput, OutcomeSuccess
-from jp_migrate.contract.parse import read_envelope, try_outcome
-from jp_migrate.convert.render import render
-from jp_migrate.convert.upgrade import answer_schema
+from jp_migrate.contract.jsontext import load_json
+from jp_migrate.contract.plain import envelope_candidate, outcome_shape
+from jp_migrate.errors import ContractError
+
+if TYPE_CHECKING:
+    from jp_migrate.contract.blocks import ContentBlock, Envelope
+    from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion, Protocol
+    from jp_migrate.contract.outcome import Outcome
+
+# The models (pydantic) load on first use: the plain readings below need none of them.
 
 CANCELLED_TEXT = "Tool execution cancelled by user."
 
@@ -43,80 +53,145 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _make(
+def _text(text: str) -> dict[str, Any]:
+    """A text block as its JSON object (what `text_block(text)` dumps to)."""
+    return {"type": "text", "text": text}
+
+
+def normalized_fields(
     protocol: Protocol,
     *,
-    content: list[ContentBlock],
+    content: list[Any],
     text: str,
     run: ToolRun | None,
     status: str = "completed",
     is_error: bool = False,
     transient: bool = False,
     trace: list[str] | None = None,
-    questions: list[NormalizedQuestion] | None = None,
-) -> NormalizedOutcome:
-    return NormalizedOutcome.model_validate(
-        {
-            "protocol": protocol,
-            "status": status,
-            "is_error": is_error,
-            "transient": transient if is_error else False,
-            "trace": list(trace or []) if is_error else [],
-            "content": content,
-            "questions": questions or [],
-            "text": text,
-            "exit_code": run.exit_code if run else None,
-            "stderr": run.stderr if run else "",
-        }
-    )
+    questions: list[Any] | None = None,
+) -> dict[str, Any]:
+    """A `NormalizedOutcome`'s fields (SPEC §5); blocks and questions as models or JSON objects."""
+    return {
+        "protocol": protocol,
+        "status": status,
+        "is_error": is_error,
+        "transient": transient if is_error else False,
+        "trace": list(trace or []) if is_error else [],
+        "content": content,
+        "questions": questions or [],
+        "text": text,
+        "exit_code": run.exit_code if run else None,
+        "stderr": run.stderr if run else "",
+    }
+
+
+def _validated(fields: dict[str, Any]) -> NormalizedOutcome:
+    from jp_migrate.contract.normalized import NormalizedOutcome
+
+    return NormalizedOutcome.model_validate(fields)
+
+
+def _make(protocol: Protocol, **kwargs: Any) -> NormalizedOutcome:
+    return _validated(normalized_fields(protocol, **kwargs))
 
 
 def failure_text(run: ToolRun) -> str:
     """The legacy host's Err text for a non-`Outcome` run that exited non-zero."""
     return compact_json(
-        {"message": f"Tool '{run.name}' execution failed.", "stderr": run.stderr, "stdout": run.stdout}
+        {
+            "message": f"Tool '{run.name}' execution failed.",
+            "stderr": run.stderr,
+            "stdout": run.stdout,
+        }
+    )
+
+
+def raw_fields(run: ToolRun, protocol: Protocol = "raw") -> dict[str, Any]:
+    failed = run.exit_code not in (0, None)
+    text = failure_text(run) if failed else run.stdout
+    return normalized_fields(
+        protocol, content=[_text(run.stdout)], text=text, run=run, is_error=failed
     )
 
 
 def raw_outcome(run: ToolRun, protocol: Protocol = "raw") -> NormalizedOutcome:
-    failed = run.exit_code not in (0, None)
-    text = failure_text(run) if failed else run.stdout
-    return _make(protocol, content=[text_block(run.stdout)], text=text, run=run, is_error=failed)
+    return _validated(raw_fields(run, protocol))
 
 
 def cancelled_outcome(run: ToolRun, protocol: Protocol = "raw") -> NormalizedOutcome:
-    return _make(protocol, content=[text_block(CANCELLED_TEXT)], text=CANCELLED_TEXT, run=run, status="cancelled")
+    return _make(
+        protocol, content=[_text(CANCELLED_TEXT)], text=CANCELLED_TEXT, run=run, status="cancelled"
+    )
+
+
+def success_fields(content: str, *, protocol: Protocol, run: ToolRun | None) -> dict[str, Any]:
+    """SPEC §1: `Outcome::Success` — the content is the text, as one text block."""
+    return normalized_fields(protocol, content=[_text(content)], text=content, run=run)
+
+
+def error_fields(
+    message: str,
+    trace: list[str],
+    transient: bool,
+    *,
+    raw_text: str,
+    protocol: Protocol,
+    run: ToolRun | None,
+) -> dict[str, Any]:
+    """SPEC §1: `Outcome::Error` — transient errors reach the model as JSON, others as printed."""
+    text = compact_json({"message": message, "trace": list(trace)}) if transient else raw_text
+    return normalized_fields(
+        protocol,
+        content=[_text(message)],
+        text=text,
+        run=run,
+        is_error=True,
+        transient=transient,
+        trace=list(trace),
+    )
 
 
 def outcome_semantics(
     outcome: Outcome, *, raw_text: str, protocol: Protocol, run: ToolRun | None = None
 ) -> NormalizedOutcome:
     """SPEC §1's result table for a parsed `Outcome` (`raw_text` is what the tool printed)."""
+    from jp_migrate.contract.blocks import text_block
+    from jp_migrate.contract.normalized import NormalizedQuestion
+    from jp_migrate.contract.outcome import OutcomeError, OutcomeNeedsInput, OutcomeSuccess
+    from jp_migrate.convert.render import render
+    from jp_migrate.convert.upgrade import answer_schema
+
     if isinstance(outcome, OutcomeSuccess):
-        return _make(protocol, content=[text_block(outcome.content)], text=outcome.content, run=run)
+        return _validated(success_fields(outcome.content, protocol=protocol, run=run))
     if isinstance(outcome, OutcomeError):
-        text = (
-            compact_json({"message": outcome.message, "trace": list(outcome.trace)})
-            if outcome.transient
-            else raw_text
-        )
-        return _make(
-            protocol,
-            content=[text_block(outcome.message)],
-            text=text,
-            run=run,
-            is_error=True,
-            transient=outcome.transient,
-            trace=list(outcome.trace),
+        return _validated(
+            error_fields(
+                outcome.message,
+                list(outcome.trace),
+                outcome.transient,
+                raw_text=raw_text,
+                protocol=protocol,
+                run=run,
+            )
         )
     if isinstance(outcome, OutcomeNeedsInput):
         q = outcome.question
         content = [] if q.pre_amble is None else [text_block(q.pre_amble)]
         question = NormalizedQuestion.model_validate(
-            {"id": q.id, "text": q.text, "schema": answer_schema(q.answer_type), "default": q.default}
+            {
+                "id": q.id,
+                "text": q.text,
+                "schema": answer_schema(q.answer_type),
+                "default": q.default,
+            }
         )
         return _make(
-            protocol, content=content, text=render(content), run=run, status="needs_input", questions=[question]
+            protocol,
+            content=content,
+            text=render(content),
+            run=run,
+            status="needs_input",
+            questions=[question],
         )
     raise TypeError(f"not an Outcome: {type(outcome).__name__}")
 
@@ -125,6 +200,10 @@ def envelope_semantics(
     envelope: Envelope, *, protocol: Protocol, run: ToolRun | None = None
 ) -> NormalizedOutcome:
     """RFD 058 semantics: questions pulled out, `_meta` error details, text = rendering."""
+    from jp_migrate.contract.blocks import QuestionBlock
+    from jp_migrate.contract.normalized import NormalizedQuestion
+    from jp_migrate.convert.render import render
+
     content: list[ContentBlock] = []
     questions: list[NormalizedQuestion] = []
     for block in envelope.content:
@@ -153,6 +232,8 @@ def envelope_semantics(
 
 def legacy_outcome(run: ToolRun) -> Normalized:
     """The legacy host: an `Outcome` on stdout takes the `Outcome` path, else raw."""
+    from jp_migrate.contract.parse import try_outcome
+
     if run.cancelled:
         return Normalized(cancelled_outcome(run))
     outcome = try_outcome(run.stdout)
@@ -163,6 +244,8 @@ def legacy_outcome(run: ToolRun) -> Normalized:
 
 def blocks_outcome(run: ToolRun) -> Normalized:
     """The RFD 058 host: a JSON object with a `content` array is an envelope, else raw."""
+    from jp_migrate.contract.parse import read_envelope
+
     if run.cancelled:
         return Normalized(cancelled_outcome(run))
     parsed = read_envelope(run.stdout)
@@ -170,3 +253,45 @@ def blocks_outcome(run: ToolRun) -> Normalized:
         return Normalized(raw_outcome(run))
     envelope, warnings = parsed
     return Normalized(envelope_semantics(envelope, protocol="blocks", run=run), warnings)
+
+
+# ── plain readings (no pydantic): the same fields, when the models are not needed ──
+
+
+def _plain_reading(stdout: str) -> tuple[Any, bool]:
+    """stdout as parsed JSON, and whether it parsed (what `try_outcome`/`read_envelope` see)."""
+    try:
+        return load_json(stdout), True
+    except ContractError:
+        return None, False
+
+
+def plain_raw(run: ToolRun) -> dict[str, Any]:
+    """`raw_outcome(run)` as its JSON fields (`dump`'s output), without the models."""
+    return raw_fields(run)
+
+
+def plain_legacy(run: ToolRun, *, envelope_is_raw: bool = True) -> dict[str, Any] | None:
+    """`legacy_outcome(run).outcome` as its JSON fields, or None when only the models can tell.
+
+    With `envelope_is_raw=False` (a caller that would read an envelope through
+    `blocks_outcome` instead of taking the raw path) an envelope also gives None.
+    """
+    if run.cancelled:
+        return None
+    obj, parsed = _plain_reading(run.stdout)
+    shape = outcome_shape(obj) if parsed else "none"
+    if shape == "success":
+        return success_fields(obj["content"], protocol="outcome", run=run)
+    if shape == "error":
+        return error_fields(
+            obj["message"],
+            obj["trace"],
+            obj["transient"],
+            raw_text=run.stdout,
+            protocol="outcome",
+            run=run,
+        )
+    if shape == "models" or (not envelope_is_raw and parsed and envelope_candidate(obj)):
+        return None
+    return raw_fields(run)

@@ -1,0 +1,183 @@
+"""The plain (pydantic-free) readings agree with the models wherever they answer.
+
+`contract.plain.outcome_shape`, `convert.host.plain_legacy`/`plain_raw` and
+`bridge.modes.plain_local` let `bridge run --json` skip pydantic; they must
+never answer differently from `try_outcome`, `read_envelope` and the host
+functions built on the models.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jp_migrate.bridge.modes import HOST_MODES, plain_local
+from jp_migrate.bridge.protocol import interpret_local
+from jp_migrate.contract.outcome import OutcomeError, OutcomeSuccess
+from jp_migrate.contract.parse import dump, read_envelope, try_outcome
+from jp_migrate.contract.plain import envelope_candidate, outcome_shape
+from jp_migrate.convert.host import ToolRun, legacy_outcome, plain_legacy, raw_outcome
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5)
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+# Values of the right and the wrong types for every Outcome field, and stray keys.
+field_values = {
+    "type": st.sampled_from(["success", "error", "needs_input", "Success", "text", ""])
+    | json_values,
+    "content": st.text(max_size=8)
+    | json_values
+    | st.lists(
+        st.fixed_dictionaries({"type": st.just("text"), "text": st.text(max_size=5)}), max_size=2
+    ),
+    "message": st.text(max_size=8) | json_values,
+    "trace": st.lists(st.text(max_size=5), max_size=3)
+    | st.lists(json_values, max_size=2)
+    | json_values,
+    "transient": st.booleans() | json_values,
+    "question": st.fixed_dictionaries(
+        {
+            "id": st.text(max_size=3),
+            "text": st.text(max_size=3),
+            "answer_type": st.sampled_from(["Boolean", "Text", "Number"]),
+        }
+    )
+    | json_values,
+    "isError": st.booleans() | json_values,
+    "extra": json_values,
+}
+# Outcome-shaped objects: each field present or not, usually of the right type.
+outcome_like = st.sampled_from(["success", "error", "needs_input"]).flatmap(
+    lambda kind: st.fixed_dictionaries(
+        {"type": st.just(kind)},
+        optional={
+            "content": st.text(max_size=5) | json_values,
+            "message": st.text(max_size=5) | json_values,
+            "trace": st.lists(st.text(max_size=3), max_size=2)
+            | st.lists(st.text(max_size=3) | json_values, min_size=1, max_size=2)
+            | json_values,
+            "transient": st.booleans() | json_values,
+            "question": field_values["question"],
+            "extra": json_values,
+        },
+    )
+)
+documents = (
+    outcome_like
+    | st.lists(st.sampled_from(sorted(field_values)), unique=True).flatmap(
+        lambda keys: st.fixed_dictionaries({k: field_values[k] for k in keys})
+    )
+    | json_values
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(documents)
+def test_outcome_shape_agrees_with_try_outcome(obj: Any) -> None:
+    shape = outcome_shape(obj)
+    outcome = try_outcome(json.dumps(obj))
+    if shape == "none":
+        assert outcome is None
+    elif shape == "success":
+        assert isinstance(outcome, OutcomeSuccess) and outcome.content == obj["content"]
+    elif shape == "error":
+        assert isinstance(outcome, OutcomeError)
+        assert (outcome.message, outcome.trace, outcome.transient) == (
+            obj["message"],
+            obj["trace"],
+            obj["transient"],
+        )
+    if isinstance(obj, dict):
+        assert envelope_candidate(obj) == (read_envelope(json.dumps(obj)) is not None)
+
+
+stdouts = (
+    documents.map(json.dumps)
+    | st.text(max_size=20)
+    | st.sampled_from(['{"type":"success"', "NaN", '{"content": [1]}', ""])
+)
+runs = st.builds(
+    ToolRun,
+    name=st.just("t"),
+    stdout=stdouts,
+    stderr=st.text(max_size=5),
+    exit_code=st.none() | st.integers(-2, 3),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(runs, st.sampled_from(HOST_MODES))
+def test_plain_local_is_the_models_reading(run: ToolRun, mode: Any) -> None:
+    plain = plain_local(run, mode)
+    if plain is None:
+        return
+    normalized = interpret_local(run, mode)
+    assert normalized.warnings == []
+    assert plain == dump(normalized.outcome)
+    # and it is what the CLI prints: the same JSON text
+    assert json.dumps(plain, indent=2, ensure_ascii=False) == json.dumps(
+        dump(normalized.outcome), indent=2, ensure_ascii=False
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(runs)
+def test_plain_legacy_is_legacy_outcome(run: ToolRun) -> None:
+    plain = plain_legacy(run)
+    if plain is not None:
+        assert plain == dump(legacy_outcome(run).outcome)
+
+
+def test_plain_reading_answers_the_common_shapes() -> None:
+    """Success, error and raw are read plainly; envelopes and questions go to the models."""
+    ok = ToolRun("t", '{"type":"success","content":"hi","extra":1}')
+    assert plain_local(ok, "auto") == dump(legacy_outcome(ok).outcome)
+    err = ToolRun("t", '{"type":"error","message":"m","trace":["a"],"transient":true}', exit_code=1)
+    assert plain_local(err, "legacy") == dump(legacy_outcome(err).outcome)
+    raw = ToolRun("t", "plain text", stderr="e", exit_code=3)
+    assert plain_local(raw, "auto") == dump(raw_outcome(raw))
+    envelope = ToolRun("t", '{"content":[{"type":"text","text":"x"}]}')
+    assert plain_local(envelope, "auto") is None
+    assert plain_local(envelope, "legacy") == dump(raw_outcome(envelope))
+    assert plain_local(envelope, "blocks") is None
+    asks = ToolRun(
+        "t", '{"type":"needs_input","question":{"id":"q","text":"?","answer_type":"Boolean"}}'
+    )
+    assert plain_local(asks, "auto") is None
+    assert plain_local(ToolRun("t", "x", cancelled=True), "auto") is None
+
+
+def test_bridge_run_json_does_not_import_pydantic(tmp_path: Any) -> None:
+    """The local `bridge run --json` path answers without loading pydantic, rich or the MCP SDK."""
+    tool = tmp_path / "tool.py"
+    tool.write_text('import json\nprint(json.dumps({"type": "success", "content": "hi"}))\n')
+    probe = (
+        "import sys, runpy\n"
+        "sys.argv = ['jp-migrate', 'bridge', 'run', '--json', '--name', 't', '--command', "
+        f"{sys.executable + ' ' + str(tool)!r}]\n"
+        "try:\n    runpy.run_module('jp_migrate', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'rich', 'mcp', 'jsonschema', 'pygments'))\n"
+        "print('LOADED', loaded, file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert '"text": "hi"' in done.stdout, done.stderr
+    assert "LOADED []" in done.stderr, done.stderr
