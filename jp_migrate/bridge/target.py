@@ -17,13 +17,13 @@ from jp_migrate.bridge.command import CommandSpec, parse_command
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.local import run_process
 from jp_migrate.bridge.modes import HostMode
-from jp_migrate.bridge.questions import AnswerSource, Resolution, resolve
 from jp_migrate.bridge.template import tool_context
 from jp_migrate.convert.host import ToolRun
 
 if TYPE_CHECKING:
     from jp_migrate.bridge.config import McpServer
     from jp_migrate.bridge.mcp_client import McpSession, SessionPool
+    from jp_migrate.bridge.questions import AnswerSource, Resolution
     from jp_migrate.contract.normalized import NormalizedOutcome
 
 # The host readings (`protocol`, pydantic) load on first use: `bridge run --json`
@@ -203,6 +203,7 @@ def _mcp_resolve(
 ) -> Resolution:
     from jp_migrate.bridge.mcp_client import Pending, jp_meta
     from jp_migrate.bridge.protocol import input_required_outcome, interpret_mcp
+    from jp_migrate.bridge.questions import resolve
 
     remote = target.remote_name or target.name
     pending: Pending | None = None
@@ -252,6 +253,8 @@ def run_target(
     `first` is a local tool's first run already made (`run_local` with
     `inputs.answers`), read instead of running the tool again.
     """
+    from jp_migrate.bridge.questions import AnswerSource, resolve
+
     source = source if source is not None else AnswerSource(given=inputs.answers)
     if target.is_mcp:
         return _mcp_run(target, inputs, mode, source, timeout, sessions)
