@@ -3,14 +3,34 @@
 Mirrors `jp_storage::lock` (an exclusive, non-blocking `flock` on that file):
 a conversation a running `jp` holds is skipped, and we hold the same lock while
 rewriting one, so `jp` cannot write it under us.
+
+Creating a file (a new inode) is the dearest metadata operation on ext4, a few
+tenths of a millisecond, and a run would otherwise create one lock file per
+conversation. So each process creates ONE anchor file per `locks/` directory,
+`locks/.jp-migrate-<pid>.anchor`, holds the exclusive `flock` on it for the
+whole run, and gives it the conversation's lock name with a hard link (a
+directory entry, no new inode) while it rewrites that conversation, unlinking
+that name after. A `flock` belongs to the open file of an inode, so a `jp`
+opening `locks/<id>.lock` finds it held, exactly as if we had created that file;
+the name never exists unlocked (the anchor is locked before it is linked). A
+`jp` that opened the name before we unlinked it cannot take the lock later in
+our run either (the anchor stays locked until the run ends), unlike with a file
+that is unlinked and closed. The kernel drops the lock when the process dies,
+so a killed run leaves at most names whose inode nobody holds: orphans, as after
+a killed `jp`; the next run removes anchors nobody holds. Where links are
+refused, each lock is a file of its own, created and removed. A lock file that
+already exists (a `jp`'s, or left by a killed one) is opened and locked in
+place, and left there.
 """
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 LOCKS_DIR = "locks"
@@ -59,32 +79,189 @@ def _create(path: Path) -> int:
         return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
 
 
+ANCHOR_PREFIX = (
+    ".jp-migrate-"  # `locks/.jp-migrate-<pid>.anchor`: no conversation id, jp ignores it
+)
+ANCHOR_SUFFIX = ".anchor"
+
+
+@dataclass
+class _Anchor:
+    path: Path
+    fd: int
+
+
+_ANCHORS: dict[tuple[int, Path], _Anchor | None] = {}  # (pid, locks dir) → this process's anchor
+
+
+def _sweep(directory: Path) -> None:
+    """Remove anchors of runs that died (nobody holds their lock); a live run's stays."""
+    try:
+        names = [n for n in os.listdir(directory) if n.startswith(ANCHOR_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        if not name.endswith(ANCHOR_SUFFIX):
+            continue
+        try:
+            fd = os.open(directory / name, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            (directory / name).unlink(missing_ok=True)  # still locked by us while unlinking
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
+def _anchor(directory: Path) -> _Anchor | None:
+    """This process's locked anchor file in `directory` (made on first use), or None."""
+    key = (os.getpid(), directory)  # a forked worker makes its own (flock is per open file)
+    if key not in _ANCHORS:
+        _sweep(directory)
+        path = directory / f"{ANCHOR_PREFIX}{os.getpid()}{ANCHOR_SUFFIX}"
+        anchor: _Anchor | None = None
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                anchor = _Anchor(path, fd)
+            except OSError:  # another run's sweep took it first: do without
+                os.close(fd)
+        except OSError:
+            anchor = None
+        _ANCHORS[key] = anchor
+    return _ANCHORS[key]
+
+
+def _drop_anchor(key: tuple[int, Path]) -> None:
+    anchor = _ANCHORS.pop(key, None)
+    if anchor is not None:
+        anchor.path.unlink(missing_ok=True)  # unlink while locked, then unlock
+        os.close(anchor.fd)
+
+
+def release_anchors() -> None:
+    """Remove this process's anchors (call when no conversation lock is held any more)."""
+    for key in [k for k in _ANCHORS if k[0] == os.getpid()]:
+        _drop_anchor(key)
+    while _STALE:
+        os.close(_STALE.popitem()[1])
+
+
+atexit.register(release_anchors)
+
+
+def _link_anchor(path: Path) -> bool:
+    """Name the anchor `path`; False where there is no anchor or linking is refused.
+
+    Raises FileExistsError when `path` exists, FileNotFoundError when its directory does not.
+    """
+    anchor = _anchor(path.parent)
+    if anchor is None:
+        return False
+    try:
+        os.link(anchor.path, path)
+    except FileExistsError:
+        raise
+    except FileNotFoundError:
+        if not path.parent.is_dir():
+            raise
+        _ANCHORS[(os.getpid(), path.parent)] = None  # the anchor's name was removed: do without
+        os.close(anchor.fd)
+        return False
+    except OSError:  # links refused here (filesystem): do without
+        _drop_anchor((os.getpid(), path.parent))
+        _ANCHORS[(os.getpid(), path.parent)] = None
+        return False
+    return True
+
+
+def _acquire(path: Path) -> int | None:
+    """Make `path` a lock we hold; the descriptor of a file of its own, or None for the anchor.
+
+    Raises FileExistsError when `path` already exists.
+    """
+    try:
+        if _link_anchor(path):
+            return None
+    except FileNotFoundError:  # `locks/` removed since we made it
+        _MADE.discard(path.parent)
+        _ensure_dir(path.parent)
+        if _link_anchor(path):
+            return None
+    fd = _create(path)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:  # a jp opened our fresh file and locked it first
+        os.close(fd)
+        raise ConversationLocked(str(path)) from None
+    return fd
+
+
+_STALE: dict[
+    tuple[int, int], int
+] = {}  # anchors of dead runs met under lock names: held till run end
+
+
+def _open_existing(path: Path) -> int | None:
+    """Lock a lock file found in place; None when it was a dead run's anchor (its name now removed).
+
+    A name linked to a dead run's anchor (more than one link) is an orphan: we
+    lock that inode for the rest of the run (so a `jp` that opened the name before
+    we removed it cannot lock it either), remove the name, and the caller links ours.
+    """
+    fd = os.open(path, os.O_RDWR)
+    info = os.fstat(fd)
+    key = (info.st_dev, info.st_ino)
+    if key in _STALE:  # another name of an orphan we already hold
+        os.close(fd)
+        path.unlink(missing_ok=True)
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise ConversationLocked(str(path)) from None
+    if info.st_nlink > 1:
+        _STALE[key] = fd
+        path.unlink(missing_ok=True)
+        return None
+    return fd
+
+
 class HeldLock:
     """An acquired conversation lock; `release()` may run on another thread (the committer's)."""
 
     def __init__(self, root: Path, conversation_id: str) -> None:
         self.path = lock_path(root, conversation_id)
         _ensure_dir(self.path.parent)
-        try:
-            self._fd: int | None = _create(self.path)
-            self._created = True
-        except FileExistsError:
-            self._fd = os.open(self.path, os.O_RDWR)
-            self._created = False
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(self._fd)
-            self._fd = None
-            raise ConversationLocked(str(self.path)) from None
+        self._fd: int | None = None
+        for _ in range(3):  # a found orphan's name is removed, then ours linked
+            try:
+                self._fd = _acquire(self.path)
+                self._created = True
+                break
+            except FileExistsError:
+                self._fd = _open_existing(self.path)
+                if self._fd is not None:
+                    self._created = False
+                    break
+        else:
+            raise ConversationLocked(str(self.path))
+        self._held = True
 
     def release(self) -> None:
-        if self._fd is None:
+        if not self._held:
             return
+        self._held = False
         if self._created:  # like JP, leave no lock file behind; one we found stays
-            self.path.unlink(missing_ok=True)
-        os.close(self._fd)  # closing releases the flock
-        self._fd = None
+            self.path.unlink(missing_ok=True)  # still locked here: the name never exists unlocked
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the flock (the anchor stays locked)
+            self._fd = None
 
 
 @contextmanager

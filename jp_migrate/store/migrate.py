@@ -32,7 +32,7 @@ from jp_migrate.store.diff import event_diff
 from jp_migrate.store.discover import Conversation
 from jp_migrate.store.layout import Layout, Refused, inspect
 from jp_migrate.store.load import EventsFile, read_events
-from jp_migrate.store.lock import ConversationLocked, HeldLock, is_locked
+from jp_migrate.store.lock import ConversationLocked, HeldLock, is_locked, release_anchors
 from jp_migrate.store.write import commit, is_read_only, link_or_copy, temp_path, write_temp
 
 RESPONSE_MARKER = b'"tool_call_response"'  # a file without it has nothing to migrate (fast path)
@@ -80,7 +80,8 @@ class Pending:
     sha256_after: str = ""
     record: manifest.FileRecord | None = None
     synced: Future[None] | None = None  # fsync + hashes, running on the pool
-    discard: Path | None = None  # without a backup: the old inode's last link, unlinked later
+    discard: Path | None = None  # without a backup: the old inode's last link, reused or unlinked
+    size_before: int = 0
 
 
 def check_blobs(events: list[Any]) -> None:
@@ -251,8 +252,55 @@ def _convert(
         return Result(
             file.model_copy(update={"sha256_before": sha_before, "sha256_after": sha_after})
         )
-    tmp, fd = write_temp(target, data, loaded.mode)
-    return Pending(conversation, settings, lock, tmp, fd, loaded.raw, data, file)
+    spare = _take_spare(conversation.root.path, len(data)) if not settings.backup else None
+    tmp, fd = write_temp(target, data, loaded.mode, spare=spare)
+    return Pending(
+        conversation, settings, lock, tmp, fd, loaded.raw, data, file, size_before=len(loaded.raw)
+    )
+
+
+# Without backups, a replaced original (parked as `discard`) is reused as a later
+# conversation's temporary file: overwriting an inode's blocks costs a fraction
+# of creating a file on ext4. (With backups every original is kept, so no.)
+SPARES_MAX = 2 * BATCH_FILES
+_SPARES: dict[Path, list[tuple[int, Path]]] = {}  # storage root → (size, parked original)
+
+
+def _take_spare(root: Path, size: int) -> Path | None:
+    """The largest parked original no bigger than `size`, else the smallest.
+
+    Growing a file only allocates blocks; cutting one short frees blocks, which
+    costs more (the filesystem discards them), so the fewest bytes are cut.
+    """
+    spares = _SPARES.get(root)
+    if not spares:
+        return None
+    best = -1
+    for i, (spare_size, _) in enumerate(spares):
+        if best < 0:
+            best = i
+            continue
+        current = spares[best][0]
+        if spare_size <= size:
+            if current > size or spare_size > current:
+                best = i
+        elif current > size and spare_size < current:
+            best = i
+    return spares.pop(best)[1]
+
+
+def _park_spare(root: Path, size: int, path: Path, pool: ThreadPoolExecutor) -> None:
+    spares = _SPARES.setdefault(root, [])
+    if len(spares) < SPARES_MAX:
+        spares.append((size, path))
+    else:
+        pool.submit(_drop, path)
+
+
+def _drop_spares(pool: ThreadPoolExecutor) -> None:
+    while _SPARES:
+        for _, path in _SPARES.popitem()[1]:
+            pool.submit(_drop, path)
 
 
 def _sync(pending: Pending) -> None:
@@ -354,7 +402,7 @@ def _commit_batch(batch: list[Pending], pool: ThreadPoolExecutor) -> Iterator[Re
             continue
         pending.lock.release()
         if pending.discard is not None:
-            pool.submit(_drop, pending.discard)
+            _park_spare(pending.conversation.root.path, pending.size_before, pending.discard, pool)
         file = pending.file.model_copy(
             update={"sha256_before": pending.sha256_before, "sha256_after": pending.sha256_after}
         )
@@ -385,12 +433,15 @@ def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> I
                     yield from _commit_batch(batch, pool)
                     batch, size = [], 0
             yield from _commit_batch(batch, pool)
+            batch = []
         finally:
             for (
                 pending
             ) in batch:  # only when the consumer stopped early: leave the targets untouched
                 if pending.fd >= 0 or pending.tmp.exists():
                     _abandon(pending, OSError("interrupted"))
+            _drop_spares(pool)
+            release_anchors()  # every conversation lock is released by now
 
 
 def migrate_conversation(conversation: Conversation, settings: Settings) -> Result:

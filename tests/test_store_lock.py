@@ -1,0 +1,111 @@
+"""Conversation locks held through one linked anchor inode (jp_migrate/store/lock.py).
+
+A `jp` (here: another process doing what `jp_storage::lock` does, open + flock
+LOCK_EX|LOCK_NB) must find every conversation we hold locked, whichever way we
+hold it, and a killed run's leftovers must not block the next run.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jp_migrate.store import lock
+from jp_migrate.store.lock import ConversationLocked, HeldLock, lock_path
+
+JP_TRY_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+try:
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+except BlockingIOError:
+    print("locked")
+else:
+    print("acquired")
+"""
+
+JP_HOLD_LOCK = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(30)
+"""
+
+
+def jp_try_lock(path: Path) -> str:
+    """What a `jp` starting now gets for this lock file (from a process of its own)."""
+    done = subprocess.run(
+        [sys.executable, "-c", JP_TRY_LOCK, str(path)], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_held_conversations_are_locked_for_jp_and_released_after(tmp_path: Path) -> None:
+    held = [HeldLock(tmp_path, f"1760000000{i}") for i in range(3)]
+    try:
+        inodes = {os.stat(lock_path(tmp_path, f"1760000000{i}")).st_ino for i in range(3)}
+        assert (
+            len(inodes) == 1
+        )  # one anchor inode, linked under each name: no file created per lock
+        for i in range(3):
+            assert jp_try_lock(lock_path(tmp_path, f"1760000000{i}")) == "locked"
+        with pytest.raises(ConversationLocked):  # the same conversation twice in one run
+            HeldLock(tmp_path, "17600000001")
+    finally:
+        for h in held:
+            h.release()
+    assert not lock_path(tmp_path, "17600000000").exists()  # like jp: no lock file left behind
+    assert jp_try_lock(lock_path(tmp_path, "17600000000")) == "acquired"
+    lock.release_anchors()
+    assert os.listdir(tmp_path / "locks") == ["17600000000.lock"]  # jp_try_lock's own file
+
+
+def test_a_lock_jp_holds_is_respected(tmp_path: Path) -> None:
+    path = lock_path(tmp_path, "17600000005")
+    path.parent.mkdir(parents=True)
+    jp = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            JP_HOLD_LOCK,
+            str(path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert jp.stdout is not None and jp.stdout.readline().strip() == "held"
+        with pytest.raises(ConversationLocked):
+            HeldLock(tmp_path, "17600000005")
+        assert path.exists()  # jp's file is never removed by us
+    finally:
+        jp.kill()
+        jp.wait()
+        lock.release_anchors()
+
+
+def test_leftovers_of_a_killed_run_do_not_block_the_next(tmp_path: Path) -> None:
+    """A killed run leaves its anchor and lock names linked to it, none of them locked."""
+    locks = tmp_path / "locks"
+    locks.mkdir()
+    dead_anchor = locks / f"{lock.ANCHOR_PREFIX}999999{lock.ANCHOR_SUFFIX}"
+    dead_anchor.write_bytes(b"")
+    names = [lock_path(tmp_path, f"1760000001{i}") for i in range(3)]
+    for name in names:
+        os.link(dead_anchor, name)
+    held = [HeldLock(tmp_path, f"1760000001{i}") for i in range(3)]  # all at once, as in a batch
+    try:
+        assert not dead_anchor.exists()  # nobody held it: swept
+        for name in names:
+            assert jp_try_lock(name) == "locked"
+    finally:
+        for h in held:
+            h.release()
+        lock.release_anchors()
+    assert not any(name.exists() for name in names)
+    assert os.listdir(locks) == []
