@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from jp_migrate.contract.report import Repair, StoreFile
 from jp_migrate.convert.encoding import decode_payload, may_be_urlsafe
-from jp_migrate.convert.events import is_migrated, is_plain_legacy, is_response, upgrade_response
+from jp_migrate.convert.events import is_migrated, is_plain_legacy, upgrade_response
 from jp_migrate.convert.store_rules import EventsUpgrade, upgrade_events
 from jp_migrate.errors import ContractError
 from jp_migrate.store import canonical, manifest
@@ -137,7 +137,9 @@ def count_legacy(
     count = 0
     repairs: list[Repair] = []
     for index, event in enumerate(loaded.events):
-        if not is_response(event):
+        # is_response, inlined (this loop visits every event of every file); both parsers
+        # (orjson, json) build plain dicts only
+        if type(event) is not dict or event.get("type") != "tool_call_response":
             continue
         if is_plain_legacy(event):  # the common case, checked without building the new event
             count += 1
