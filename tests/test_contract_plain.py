@@ -21,7 +21,14 @@ from jp_migrate.bridge.protocol import interpret_local
 from jp_migrate.contract.outcome import OutcomeError, OutcomeSuccess
 from jp_migrate.contract.parse import dump, parse_outcome, read_envelope, try_outcome
 from jp_migrate.contract.plain import envelope_candidate, outcome_shape
-from jp_migrate.convert.host import ToolRun, legacy_outcome, plain_legacy, raw_outcome
+from jp_migrate.convert.host import (
+    ToolRun,
+    blocks_outcome,
+    legacy_outcome,
+    plain_blocks,
+    plain_legacy,
+    raw_outcome,
+)
 from jp_migrate.errors import ContractError
 
 scalars = (
@@ -155,17 +162,28 @@ def test_plain_legacy_is_legacy_outcome(run: ToolRun) -> None:
 
 
 def test_plain_reading_answers_the_common_shapes() -> None:
-    """Success, error and raw are read plainly; envelopes and questions go to the models."""
+    """Success, error, plain-text envelopes and raw are read plainly; the rest goes to the models."""
     ok = ToolRun("t", '{"type":"success","content":"hi","extra":1}')
     assert plain_local(ok, "auto") == dump(legacy_outcome(ok).outcome)
     err = ToolRun("t", '{"type":"error","message":"m","trace":["a"],"transient":true}', exit_code=1)
     assert plain_local(err, "legacy") == dump(legacy_outcome(err).outcome)
     raw = ToolRun("t", "plain text", stderr="e", exit_code=3)
     assert plain_local(raw, "auto") == dump(raw_outcome(raw))
-    envelope = ToolRun("t", '{"content":[{"type":"text","text":"x"}]}')
-    assert plain_local(envelope, "auto") is None
+    envelope = ToolRun(
+        "t", '{"content":[{"type":"text","text":"x"},{"type":"text","text":"y"}],"isError":true}'
+    )
+    for mode in ("auto", "blocks"):
+        assert plain_local(envelope, mode) == dump(blocks_outcome(envelope).outcome)
+    assert plain_local(envelope, "auto")["text"] == "x\n\ny"  # type: ignore[index]
     assert plain_local(envelope, "legacy") == dump(raw_outcome(envelope))
-    assert plain_local(envelope, "blocks") is None
+    for other in (
+        '{"content":[{"type":"text","text":"x","annotations":{}}]}',  # a block with more keys
+        '{"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]}',
+        '{"content":[],"_meta":{"computer.jp/error":{"transient":true}}}',
+        '{"content":[],"isError":1}',
+        '{"content":[{"type":"question","question":{"id":"q","text":"?","schema":{}}}]}',
+    ):
+        assert plain_local(ToolRun("t", other), "auto") is None, other
     asks = ToolRun(
         "t", '{"type":"needs_input","question":{"id":"q","text":"?","answer_type":"Boolean"}}'
     )
@@ -191,3 +209,37 @@ def test_bridge_run_json_does_not_import_pydantic(tmp_path: Any) -> None:
     )
     assert '"text": "hi"' in done.stdout, done.stderr
     assert "LOADED []" in done.stderr, done.stderr
+
+
+envelope_like = st.fixed_dictionaries(
+    {
+        "content": st.lists(
+            st.fixed_dictionaries({"type": st.just("text"), "text": st.text(max_size=4)})
+            | st.fixed_dictionaries(
+                {"type": st.sampled_from(["text", "image"]), "text": json_values},
+                optional={"annotations": json_values},
+            )
+            | json_values,
+            max_size=3,
+        )
+    },
+    optional={
+        "isError": st.booleans() | json_values,
+        "_meta": st.fixed_dictionaries(
+            {}, optional={"computer.jp/error": st.fixed_dictionaries({"transient": st.booleans()})}
+        )
+        | json_values,
+        "meta": json_values,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(envelope_like, st.none() | st.integers(0, 2))
+def test_plain_blocks_is_blocks_outcome(obj: Any, exit_code: int | None) -> None:
+    run = ToolRun("t", json.dumps(obj), exit_code=exit_code)
+    plain = plain_blocks(run)
+    if plain is not None:
+        normalized = blocks_outcome(run)
+        assert normalized.warnings == []
+        assert plain == dump(normalized.outcome)

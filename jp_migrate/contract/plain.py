@@ -45,3 +45,23 @@ def _plain_error(obj: dict[str, Any]) -> bool:
 def envelope_candidate(obj: Any) -> bool:
     """RFD 058 host parsing: a JSON object with a `content` array is an envelope (else raw)."""
     return isinstance(obj, dict) and isinstance(obj.get("content"), list)
+
+
+def text_envelope(obj: Any) -> tuple[list[str], bool] | None:
+    """An envelope candidate's texts and `isError`, when every block is exactly a text block
+    (`{"type": "text", "text": …}`, no other key), `isError` is absent or a bool and there
+    is no `_meta`: then `read_envelope` keeps every block and warns of nothing. Else None.
+    """
+    if not envelope_candidate(obj) or "_meta" in obj:
+        return None
+    is_error = obj.get("isError", False)
+    if type(is_error) is not bool:
+        return None
+    texts: list[str] = []
+    for block in obj["content"]:
+        if type(block) is not dict or block.keys() != {"type", "text"} or block["type"] != "text":
+            return None
+        if type(block["text"]) is not str:
+            return None
+        texts.append(block["text"])
+    return texts, is_error

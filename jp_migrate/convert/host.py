@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from jp_migrate.contract.jsontext import load_json
-from jp_migrate.contract.plain import envelope_candidate, outcome_shape
+from jp_migrate.contract.plain import envelope_candidate, outcome_shape, text_envelope
 from jp_migrate.errors import ContractError
 
 if TYPE_CHECKING:
@@ -196,6 +196,31 @@ def outcome_semantics(
     raise TypeError(f"not an Outcome: {type(outcome).__name__}")
 
 
+def envelope_fields(
+    content: list[Any],
+    questions: list[Any],
+    *,
+    text: str,
+    is_error: bool,
+    transient: bool,
+    trace: list[str],
+    protocol: Protocol,
+    run: ToolRun | None,
+) -> dict[str, Any]:
+    """RFD 058: blocks other than questions (rendered to `text`), questions pulled out."""
+    return normalized_fields(
+        protocol,
+        content=content,
+        text=text,
+        run=run,
+        status="needs_input" if questions else "completed",
+        is_error=is_error,
+        transient=transient,
+        trace=trace,
+        questions=questions,
+    )
+
+
 def envelope_semantics(
     envelope: Envelope, *, protocol: Protocol, run: ToolRun | None = None
 ) -> NormalizedOutcome:
@@ -217,16 +242,17 @@ def envelope_semantics(
         else:
             content.append(block)
     error = envelope.error_meta
-    return _make(
-        protocol,
-        content=content,
-        text=render(content),
-        run=run,
-        status="needs_input" if questions else "completed",
-        is_error=envelope.isError,
-        transient=error.transient,
-        trace=list(error.trace),
-        questions=questions,
+    return _validated(
+        envelope_fields(
+            content,
+            questions,
+            text=render(content),
+            is_error=envelope.isError,
+            transient=error.transient,
+            trace=list(error.trace),
+            protocol=protocol,
+            run=run,
+        )
     )
 
 
@@ -271,12 +297,8 @@ def plain_raw(run: ToolRun) -> dict[str, Any]:
     return raw_fields(run)
 
 
-def plain_legacy(run: ToolRun, *, envelope_is_raw: bool = True) -> dict[str, Any] | None:
-    """`legacy_outcome(run).outcome` as its JSON fields, or None when only the models can tell.
-
-    With `envelope_is_raw=False` (a caller that would read an envelope through
-    `blocks_outcome` instead of taking the raw path) an envelope also gives None.
-    """
+def plain_legacy(run: ToolRun) -> dict[str, Any] | None:
+    """`legacy_outcome(run).outcome` as its JSON fields, or None when only the models can tell."""
     if run.cancelled:
         return None
     obj, parsed = _plain_reading(run.stdout)
@@ -292,6 +314,36 @@ def plain_legacy(run: ToolRun, *, envelope_is_raw: bool = True) -> dict[str, Any
             protocol="outcome",
             run=run,
         )
-    if shape == "models" or (not envelope_is_raw and parsed and envelope_candidate(obj)):
+    return None if shape == "models" else raw_fields(run)
+
+
+def plain_blocks(run: ToolRun) -> dict[str, Any] | None:
+    """`blocks_outcome(run).outcome` as its JSON fields (it then has no warnings), or None
+    when only the models can tell (an envelope with other than plain text blocks)."""
+    from jp_migrate.convert.render import join_rendered
+
+    if run.cancelled:
         return None
-    return raw_fields(run)
+    obj, parsed = _plain_reading(run.stdout)
+    if not parsed or not envelope_candidate(obj):
+        return raw_fields(run)
+    envelope = text_envelope(obj)
+    if envelope is None:
+        return None
+    texts, is_error = envelope
+    return envelope_fields(
+        [_text(t) for t in texts],
+        [],
+        text=join_rendered(texts),
+        is_error=is_error,
+        transient=False,  # no `_meta`: ErrorMeta's defaults (SPEC §2)
+        trace=[],
+        protocol="blocks",
+        run=run,
+    )
+
+
+def is_outcome_candidate(run: ToolRun) -> bool:
+    """Whether stdout might be an `Outcome` (False: `try_outcome` certainly returns None)."""
+    obj, parsed = _plain_reading(run.stdout)
+    return parsed and outcome_shape(obj) != "none"

@@ -7,15 +7,12 @@ import binascii
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
-from jp_migrate.contract.blocks import (
-    AudioBlock,
-    ContentBlock,
-    ImageBlock,
-    QuestionBlock,
-    ResourceBlock,
-    TextBlock,
-)
+if TYPE_CHECKING:
+    from jp_migrate.contract.blocks import ContentBlock
+
+# The block models load on first render: `join_rendered` needs none (convert.host's plain readings).
 
 SEPARATOR = "\n\n"
 
@@ -97,6 +94,14 @@ def _blob_size(blob: str) -> int:
 
 def render_block(block: ContentBlock) -> str | None:
     """One block's text, or None for blocks that are kept but not rendered."""
+    from jp_migrate.contract.blocks import (
+        AudioBlock,
+        ImageBlock,
+        QuestionBlock,
+        ResourceBlock,
+        TextBlock,
+    )
+
     if isinstance(block, TextBlock):
         return block.text
     if isinstance(block, QuestionBlock):
@@ -117,7 +122,11 @@ def render_block(block: ContentBlock) -> str | None:
 
 def render(blocks: Iterable[ContentBlock]) -> str:
     """Rendered blocks joined with a blank line; a lone text block renders to exactly its text."""
-    parts = (render_block(b) for b in blocks)
+    return join_rendered(render_block(b) for b in blocks)
+
+
+def join_rendered(parts: Iterable[str | None]) -> str:
+    """Blocks' renderings joined with a blank line; None (kept, not rendered) is left out."""
     return SEPARATOR.join(p for p in parts if p is not None)
 
 
