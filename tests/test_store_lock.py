@@ -109,3 +109,23 @@ def test_leftovers_of_a_killed_run_do_not_block_the_next(tmp_path: Path) -> None
         lock.release_anchors()
     assert not any(name.exists() for name in names)
     assert os.listdir(locks) == []
+
+
+def test_no_backup_reuse_never_changes_what_a_reader_of_the_old_file_sees(tmp_path: Path) -> None:
+    """--no-backup reuses replaced originals as temporaries, but never one somebody has open."""
+    from store_support import generated_store
+
+    from jp_migrate.store.api import StoreOptions, run_stores
+    from jp_migrate.store.migrate import BATCH_FILES
+
+    store = generated_store(tmp_path, conversations=BATCH_FILES + 16, total_bytes=600_000)
+    files = sorted(store.glob("conversations/**/events.json"))
+    readers = {path: (os.open(path, os.O_RDONLY), path.read_bytes()) for path in files}
+    try:
+        run = run_stores([store], StoreOptions(backup=False))
+        assert sum(f.status == "migrated" for f in run.files) > BATCH_FILES  # spares were offered
+        for path, (fd, original) in readers.items():
+            assert os.pread(fd, len(original) + 1, 0) == original, path
+    finally:
+        for fd, _ in readers.values():
+            os.close(fd)

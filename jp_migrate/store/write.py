@@ -12,6 +12,7 @@ and a `*.tmp` already there is JP's own interrupted write, which we report.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import stat
@@ -89,7 +90,8 @@ def _reuse(spare: Path, tmp: Path, mode: int) -> int | None:
 
     Overwriting the blocks of an existing file is far cheaper on ext4 than
     creating a file (a new inode, new blocks). Only an inode that is ours (our
-    uid, one link) is reused, and it gets the permissions a new file would get.
+    uid, one link) and that nobody has open is reused, and it gets the
+    permissions a new file would get.
     """
     try:
         os.rename(spare, tmp)  # same filesystem, or EXDEV: then a new file is made
@@ -98,12 +100,33 @@ def _reuse(spare: Path, tmp: Path, mode: int) -> int | None:
         return None
     fd = os.open(tmp, os.O_WRONLY | os.O_NOFOLLOW)
     info = os.fstat(fd)
-    if info.st_uid != os.geteuid() or info.st_nlink != 1 or not stat.S_ISREG(info.st_mode):
+    if (
+        info.st_uid != os.geteuid()
+        or info.st_nlink != 1
+        or not stat.S_ISREG(info.st_mode)
+        or not _unopened(fd)
+    ):
         os.close(fd)
         os.unlink(tmp)
         return None
     os.fchmod(fd, stat.S_IMODE(mode) & ~_umask())
     return fd
+
+
+def _unopened(fd: int) -> bool:
+    """Whether no other descriptor or mapping holds this file (a reader of the old conversation).
+
+    Linux grants a write lease only then. After the check nobody can open it
+    any more but through our temporary name, so overwriting it cannot change
+    bytes that someone who opened the replaced file is still reading. Where
+    leases are unavailable the answer is False: a new file is made.
+    """
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+    except (AttributeError, OSError):
+        return False
+    fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+    return True
 
 
 def write_temp(
