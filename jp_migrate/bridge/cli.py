@@ -16,6 +16,7 @@ import click
 
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.modes import HOST_MODES, plain_local
+from jp_migrate.commands.options import jobs_option, report_option
 
 _TIMEOUT = click.option(
     "--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds before a run is killed."
@@ -218,22 +219,9 @@ def run(
     is_flag=True,
     help="With --cases-from: run in the real workspace, not a scratch copy.",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Cases run at once.",
-)
+@jobs_option("Cases run at once.")
 @_TIMEOUT
-@click.option(
-    "--report",
-    "reports",
-    multiple=True,
-    metavar="FORMAT[=FILE]",
-    help="json, markdown, junit, sarif or terminal; to FILE or stdout. Repeatable.",
-)
+@report_option
 def verify(
     before: str | None,
     after: str | None,

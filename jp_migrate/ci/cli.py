@@ -10,6 +10,7 @@ import click
 
 from jp_migrate.ci.config import ENCODINGS, CheckConfig, resolve_config
 from jp_migrate.ci.run import run_check
+from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.report import Report
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.report import case_label, emit_reports, parse_spec
@@ -77,13 +78,7 @@ def build_config(
     type=click.Path(path_type=Path),
     help="Config file (default: the nearest .jp-migrate.toml or pyproject.toml [tool.jp-migrate]).",
 )
-@click.option(
-    "--report",
-    "reports",
-    multiple=True,
-    metavar="FORMAT[=FILE]",
-    help="terminal, json, markdown, junit or sarif; to FILE or - (stdout). Repeatable.",
-)
+@report_option
 @click.option("--diff", is_flag=True, help="Include unified diffs of what would change.")
 @click.option(
     "--exclude",
@@ -117,7 +112,7 @@ def build_config(
 )
 @click.option("--no-store", is_flag=True, help="Skip the conversation store dry run.")
 @click.option("--no-tools", is_flag=True, help="Skip the tool codemod dry run.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes.")
+@jobs_option("Worker processes.", default=None)
 @click.option(
     "--timings",
     is_flag=True,

@@ -14,6 +14,7 @@ import click
 
 from jp_migrate.codemod.api import ToolsOptions, migrate_tools
 from jp_migrate.codemod.sites import format_site
+from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.report import Report, ToolFile
 
 
@@ -60,21 +61,8 @@ def _summary(files: Sequence[ToolFile], *, write: bool) -> str:
     metavar="GLOB",
     help="Skip files/directories matching GLOB (gitignore syntax; repeatable).",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes.",
-)
-@click.option(
-    "--report",
-    "reports",
-    multiple=True,
-    metavar="FORMAT[=FILE]",
-    help="Also write a report: json, markdown, junit, sarif, terminal (repeatable).",
-)
+@jobs_option("Worker processes.")
+@report_option
 @click.option("--quiet", "-q", is_flag=True, help="Print only unhandled sites, errors and diffs.")
 def tools(
     paths: tuple[Path, ...],

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.report import Report, StoreFile
 from jp_migrate.store.api import Progress, StoreOptions, run_stores
 from jp_migrate.store.rollback import RollbackOptions, rollback_stores
@@ -139,15 +140,6 @@ def _finish(
         emit_reports(report, list(reports))
 
 
-_report_option = click.option(
-    "--report",
-    "reports",
-    multiple=True,
-    metavar="FORMAT[=FILE]",
-    help="Write a report: json, markdown, junit, sarif or terminal; to FILE or stdout (repeatable).",
-)
-
-
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Write nothing; print what would change.")
@@ -189,20 +181,13 @@ _report_option = click.option(
 @click.option(
     "--exclude-archived", is_flag=True, help="Skip conversations under conversations/.archive/."
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Conversations processed in parallel.",
-)
+@jobs_option("Conversations processed in parallel.")
 @click.option(
     "--shard",
     metavar="K/N",
     help="Only the K-th of N stable subsets (by conversation directory name).",
 )
-@_report_option
+@report_option
 @click.option(
     "--timings", is_flag=True, help="Put durations in the report (off: reports are deterministic)."
 )
@@ -284,7 +269,7 @@ def conversations(
     is_flag=True,
     help="Convert migrated events back to legacy where no backup exists.",
 )
-@_report_option
+@report_option
 def rollback(
     paths: tuple[Path, ...],
     run_id: str | None,
