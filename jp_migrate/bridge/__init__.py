@@ -8,8 +8,7 @@ nothing and the MCP SDK loads only when an MCP tool runs.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from jp_migrate._lazy import lazy_exports
 
 _EXPORTS = {
     "BridgeError": "jp_migrate.bridge.errors",
@@ -36,8 +35,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'jp_migrate.bridge' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

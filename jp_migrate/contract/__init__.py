@@ -6,8 +6,9 @@ import TextBlock` loads the block models only, not the report, events or parse m
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jp_migrate._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "AudioBlock": "jp_migrate.contract.blocks",
@@ -135,14 +136,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'jp_migrate.contract' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

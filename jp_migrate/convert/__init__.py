@@ -6,10 +6,11 @@ The names below are re-exported lazily (PEP 562): importing one submodule
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
+
+from jp_migrate._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "EXPECTED_DIFFERENCES": "jp_migrate.convert.compare",
@@ -123,14 +124,4 @@ class _Package(types.ModuleType):
 sys.modules[__name__].__class__ = _Package
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'jp_migrate.convert' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
