@@ -111,42 +111,30 @@ def test_rewritten_tool_behaves_like_the_original(
     )
 
 
+def _ruff(directory: Path) -> subprocess.CompletedProcess[str]:
+    """ruff's syntax and pyflakes checks (E9, F) on the example tools in `directory`."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--select",
+            "E9,F",
+            "--isolated",
+            *[str(directory / name) for name in TOOL_FILES],
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def test_rewritten_sources_compile_and_pass_ruff(rewritten: Path) -> None:
     for name in TOOL_FILES:
         compile((rewritten / name).read_text("utf-8"), name, "exec")
-    files = [str(rewritten / name) for name in TOOL_FILES]
-    before = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ruff",
-            "check",
-            "--no-cache",
-            "--select",
-            "E9,F",
-            "--isolated",
-            *[str(TOOLS / n) for n in TOOL_FILES],
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    after = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ruff",
-            "check",
-            "--no-cache",
-            "--select",
-            "E9,F",
-            "--isolated",
-            *files,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    before, after = _ruff(TOOLS), _ruff(rewritten)
     assert before.returncode == 0, before.stdout
     assert after.returncode == 0, after.stdout
 
