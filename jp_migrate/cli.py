@@ -10,20 +10,36 @@ from __future__ import annotations
 
 import importlib
 import sys
+
 import click
 
 from jp_migrate import __version__
 
 # name → ("module:attribute", one-line help shown by --help without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "convert": ("jp_migrate.commands.convert:convert", "Convert legacy Outcome documents to RFD 058 envelopes."),
+    "convert": (
+        "jp_migrate.commands.convert:convert",
+        "Convert legacy Outcome documents to RFD 058 envelopes.",
+    ),
     "schema": ("jp_migrate.commands.schema:schema", "Print a shipped JSON Schema (or list them)."),
     "rules": ("jp_migrate.commands.rules:rules", "List the rules, or run every rule's examples."),
-    "conversations": ("jp_migrate.store.cli:conversations", "Migrate .jp conversation stores to content blocks."),
+    "conversations": (
+        "jp_migrate.store.cli:conversations",
+        "Migrate .jp conversation stores to content blocks.",
+    ),
     "rollback": ("jp_migrate.store.cli:rollback", "Restore the files a store migration changed."),
-    "tools": ("jp_migrate.codemod.cli:tools", "Rewrite Python tools that emit Outcome to emit RFD 058."),
-    "bridge": ("jp_migrate.bridge.cli:bridge", "Run a JP tool (local or MCP) under both protocols."),
-    "verify": ("jp_migrate.bridge.cli:verify", "Run cases before and after migration and compare them."),
+    "tools": (
+        "jp_migrate.codemod.cli:tools",
+        "Rewrite Python tools that emit Outcome to emit RFD 058.",
+    ),
+    "bridge": (
+        "jp_migrate.bridge.cli:bridge",
+        "Run a JP tool (local or MCP) under both protocols.",
+    ),
+    "verify": (
+        "jp_migrate.bridge.cli:verify",
+        "Run cases before and after migration and compare them.",
+    ),
     "check": ("jp_migrate.ci.cli:check", "Dry-run stores and tool sources together, for CI."),
 }
 

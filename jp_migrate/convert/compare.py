@@ -41,7 +41,9 @@ class Comparison:
 
 
 def _questions(o: NormalizedOutcome) -> list[dict[str, Any]]:
-    return [{"id": q.id, "text": q.text, "schema": q.schema_, "default": q.default} for q in o.questions]
+    return [
+        {"id": q.id, "text": q.text, "schema": q.schema_, "default": q.default} for q in o.questions
+    ]
 
 
 def semantic_differences(a: NormalizedOutcome, b: NormalizedOutcome) -> list[str]:

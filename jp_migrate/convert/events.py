@@ -209,15 +209,15 @@ def _faithful_fast(
     if encoding == "auto" and not may_be_urlsafe(stored):
         # Standard base64 stays standard base64 and plain stays plain: the payload is `stored`
         # either way, so decoding waits until someone asks for the text.
-        content = [{"type": "text", "text": stored}]
-        migrated = {k: (content if k == "content" else v) for k, v in event.items()}
+        migrated = dict(event)  # `content` is a key already: the order of keys is kept
+        migrated["content"] = [{"type": "text", "text": stored}]
         return ResponseUpgrade.deferred(migrated, stored, encoding, rules)
     text, source = decode_payload(stored)
     target = _reads_back([text], target_for(source, encoding))
     # decode_payload only calls canonical base64 "base64", so re-encoding would give `stored` back.
     payload = stored if source == target else encode_payload(text, target)
-    content = [{"type": "text", "text": payload}]
-    migrated = {k: (content if k == "content" else v) for k, v in event.items()}
+    migrated = dict(event)
+    migrated["content"] = [{"type": "text", "text": payload}]
     return ResponseUpgrade(migrated, text, source, target, rules)
 
 

@@ -46,7 +46,7 @@ def _subtype_names(essence: str) -> list[str]:
     names = [subtype]
     for prefix in ("x-", "vnd."):
         if subtype.startswith(prefix):
-            names.append(subtype[len(prefix):])
+            names.append(subtype[len(prefix) :])
     if "+" in subtype:
         names.append(subtype.rsplit("+", 1)[1])
     return names

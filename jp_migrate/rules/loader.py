@@ -67,8 +67,17 @@ def _require(data: dict[str, Any], key: str, kind: type, path: str) -> Any:
 
 def _toml_type(value: Any) -> str:
     """A TOML value's type in TOML's words, for error messages."""
-    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array", dict: "a table"}
-    return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
+    names = {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a float",
+        str: "a string",
+        list: "an array",
+        dict: "a table",
+    }
+    return next(
+        (name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__
+    )
 
 
 def _example(raw: Any, index: int, path: str) -> Example:

@@ -46,7 +46,9 @@ def _check(rule: Rule, example: Example, run: Executor) -> ExampleResult:
         )
     missing = [want for want in example.reports if not any(want in got for got in reports)]
     if missing:
-        return ExampleResult(rule.id, example.name, False, f"missing reports {missing}; got {reports}")
+        return ExampleResult(
+            rule.id, example.name, False, f"missing reports {missing}; got {reports}"
+        )
     return ExampleResult(rule.id, example.name, True)
 
 

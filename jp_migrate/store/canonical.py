@@ -69,7 +69,7 @@ def splice_canonical(raw: bytes, events: list[Any], replaced: Mapping[int, Any])
         old, new = element(events[index]), element(replaced[index])
         if old is None or new is None:
             return None
-        at = raw.find(old, cursor)
+        at = _find(raw, old, cursor)
         end = at + len(old)
         if (
             at < 0

@@ -124,7 +124,12 @@ def _anchor(directory: Path) -> _Anchor | None:
         path = directory / f"{ANCHOR_PREFIX}{os.getpid()}{ANCHOR_SUFFIX}"
         anchor: _Anchor | None = None
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileNotFoundError:  # `locks/` removed since we made it
+                _MADE.discard(directory)
+                _ensure_dir(directory)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 anchor = _Anchor(path, fd)
@@ -149,6 +154,7 @@ def release_anchors() -> None:
         _drop_anchor(key)
     while _STALE:
         os.close(_STALE.popitem()[1])
+    _MADE.clear()  # the next run checks `locks/` again
 
 
 atexit.register(release_anchors)

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from jp_migrate.contract.report import Repair, StoreFile
 from jp_migrate.convert.encoding import decode_payload, may_be_urlsafe
-from jp_migrate.convert.events import is_migrated, is_plain_legacy, upgrade_response
+from jp_migrate.convert.events import is_plain_legacy, upgrade_response
 from jp_migrate.convert.store_rules import EventsUpgrade, upgrade_events
 from jp_migrate.errors import ContractError
 from jp_migrate.store import canonical, manifest
@@ -36,7 +36,6 @@ from jp_migrate.store.lock import ConversationLocked, HeldLock, is_locked, relea
 from jp_migrate.store.write import commit, is_read_only, link_or_copy, temp_path, write_temp
 
 RESPONSE_MARKER = b'"tool_call_response"'  # a file without it has nothing to migrate (fast path)
-BLOB_MARKER = b'"blob"'  # ... and without this, no blob to check
 COMMIT_THREADS = 8  # concurrent fsyncs share one journal commit on ext4/xfs
 BATCH_FILES = 32  # writes per commit batch (each holds a lock, a descriptor and its bytes)
 BATCH_BYTES = 32 * 1024 * 1024  # ... and this many old + new bytes not yet hashed (memory)
@@ -91,7 +90,12 @@ def check_blobs(events: list[Any]) -> None:
     valid base64 is plain text by SPEC §3's detection order, never an error.
     """
     for index, event in enumerate(events):
-        if not is_migrated(event):
+        # is_migrated, inlined (this loop visits every event of every file)
+        if (
+            type(event) is not dict
+            or type(event.get("content")) is not list
+            or event.get("type") != "tool_call_response"
+        ):
             continue
         for position, block in enumerate(event["content"]):
             resource = block.get("resource") if isinstance(block, dict) else None
@@ -108,8 +112,7 @@ def check_blobs(events: list[Any]) -> None:
 def convert(loaded: EventsFile, settings: Settings, conversation: Conversation) -> EventsUpgrade:
     if RESPONSE_MARKER not in loaded.raw:
         return EventsUpgrade(events=loaded.events)
-    if BLOB_MARKER in loaded.raw:
-        check_blobs(loaded.events)
+    check_blobs(loaded.events)
     workspace = conversation.root.workspace
     return upgrade_events(
         loaded.events,
@@ -132,8 +135,7 @@ def count_legacy(
     """
     if RESPONSE_MARKER not in loaded.raw:
         return 0, []
-    if BLOB_MARKER in loaded.raw:
-        check_blobs(loaded.events)
+    check_blobs(loaded.events)
     count = 0
     repairs: list[Repair] = []
     for index, event in enumerate(loaded.events):
@@ -324,7 +326,7 @@ def _record(pending: Pending) -> manifest.FileRecord:
     relative = f"{conversation.relative}/{conversation.events.name}"
     backup = None
     if settings.run_id is not None:
-        manifest.ensure_state_dir(root)
+        _ensure_state_dir(root)
         if settings.backup:
             backup = manifest.backup_path(root, settings.run_id, relative)
             link_or_copy(conversation.events, backup)
@@ -338,6 +340,16 @@ def _record(pending: Pending) -> manifest.FileRecord:
         events_migrated=pending.file.events_migrated,
         backup=manifest.backup_name(relative) if backup is not None else None,
     )
+
+
+_STATE_DIRS: set[Path] = set()
+
+
+def _ensure_state_dir(root: Path) -> None:
+    """`<root>/.jp-migrate/` with its `.gitignore`, checked once per root and process."""
+    if root not in _STATE_DIRS:
+        manifest.ensure_state_dir(root)
+        _STATE_DIRS.add(root)
 
 
 def _keep_for_discard(conversation: Conversation, run_id: str) -> Path | None:
@@ -419,6 +431,7 @@ def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> I
             assert isinstance(outcome, Result)
             yield outcome
         return
+    _STATE_DIRS.clear()  # checked again by every run: a user may have removed it meanwhile
     batch: list[Pending] = []
     size = 0
     with ThreadPoolExecutor(COMMIT_THREADS, thread_name_prefix="jp-migrate-commit") as pool:

@@ -21,10 +21,16 @@ OUTCOME_DEFS: dict[str, Any] = {
     "success": _obj(["type", "content"], {"type": {"const": "success"}, "content": S}),
     "error": _obj(
         ["type", "message", "trace", "transient"],
-        {"type": {"const": "error"}, "message": S, "trace": STRINGS, "transient": {"type": "boolean"}},
+        {
+            "type": {"const": "error"},
+            "message": S,
+            "trace": STRINGS,
+            "transient": {"type": "boolean"},
+        },
     ),
     "needs_input": _obj(
-        ["type", "question"], {"type": {"const": "needs_input"}, "question": {"$ref": "#/$defs/question"}}
+        ["type", "question"],
+        {"type": {"const": "needs_input"}, "question": {"$ref": "#/$defs/question"}},
     ),
     "question": _obj(
         ["id", "text", "answer_type"],
@@ -37,7 +43,7 @@ OUTCOME_DEFS: dict[str, Any] = {
         },
     ),
     "answer_type": {
-        "description": "Externally tagged: \"Boolean\", \"Text\" or {\"Select\": {\"options\": [...]}}",
+        "description": 'Externally tagged: "Boolean", "Text" or {"Select": {"options": [...]}}',
         "oneOf": [
             {"enum": ["Boolean", "Text"]},
             _obj(
@@ -69,7 +75,11 @@ BLOCK_DEFS: dict[str, Any] = {
     "text_block": _obj(["type", "text"], {"type": {"const": "text"}, "text": S}),
     "resource_block": _obj(
         ["type", "resource"],
-        {"type": {"const": "resource"}, "resource": {"$ref": "#/$defs/resource"}, "formatted": STR_OR_NULL},
+        {
+            "type": {"const": "resource"},
+            "resource": {"$ref": "#/$defs/resource"},
+            "formatted": STR_OR_NULL,
+        },
     ),
     "resource": {
         **_obj(
@@ -106,13 +116,18 @@ BLOCK_DEFS: dict[str, Any] = {
         },
     },
     "question_block": _obj(
-        ["type", "question"], {"type": {"const": "question"}, "question": {"$ref": "#/$defs/input_request"}}
+        ["type", "question"],
+        {"type": {"const": "question"}, "question": {"$ref": "#/$defs/input_request"}},
     ),
     "input_request": _obj(
         ["id", "text", "schema"], {"id": S, "text": S, "schema": {"type": "object"}, "default": ANY}
     ),
-    "image_block": _obj(["type", "data", "mimeType"], {"type": {"const": "image"}, "data": S, "mimeType": S}),
-    "audio_block": _obj(["type", "data", "mimeType"], {"type": {"const": "audio"}, "data": S, "mimeType": S}),
+    "image_block": _obj(
+        ["type", "data", "mimeType"], {"type": {"const": "image"}, "data": S, "mimeType": S}
+    ),
+    "audio_block": _obj(
+        ["type", "data", "mimeType"], {"type": {"const": "audio"}, "data": S, "mimeType": S}
+    ),
 }
 
 ENVELOPE_DEFS: dict[str, Any] = {
@@ -172,7 +187,9 @@ def protocol_schemas() -> dict[str, dict[str, Any]]:
             },
             OUTCOME_DEFS,
         ),
-        "content-block": _doc("content-block", "RFD 058 content block", {"$ref": "#/$defs/block"}, BLOCK_DEFS),
+        "content-block": _doc(
+            "content-block", "RFD 058 content block", {"$ref": "#/$defs/block"}, BLOCK_DEFS
+        ),
         "envelope": _doc(
             "envelope",
             "RFD 058 tool response envelope",
@@ -203,12 +220,27 @@ def protocol_schemas() -> dict[str, dict[str, Any]]:
             "The normalized outcome of one tool run (jp-migrate SPEC section 5)",
             _obj(
                 [
-                    "protocol", "status", "is_error", "transient", "trace",
-                    "content", "questions", "text", "exit_code", "stderr",
+                    "protocol",
+                    "status",
+                    "is_error",
+                    "transient",
+                    "trace",
+                    "content",
+                    "questions",
+                    "text",
+                    "exit_code",
+                    "stderr",
                 ],
                 {
                     "protocol": {
-                        "enum": ["outcome", "blocks", "raw", "mcp", "mcp-outcome", "mcp-input-required"]
+                        "enum": [
+                            "outcome",
+                            "blocks",
+                            "raw",
+                            "mcp",
+                            "mcp-outcome",
+                            "mcp-input-required",
+                        ]
                     },
                     "status": {"enum": ["completed", "needs_input", "cancelled"]},
                     "is_error": {"type": "boolean"},
