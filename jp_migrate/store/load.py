@@ -56,11 +56,26 @@ def parse_events(raw: bytes, *, source: str) -> list[Any]:
     return value
 
 
+def _read(path: Path) -> tuple[bytes, int]:
+    """The file's bytes and st_mode, from one descriptor: open, fstat, read (usually once), close."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        size = info.st_size
+        raw = os.read(fd, size + 1)  # a regular file returns less only at its end
+        if len(raw) != size:  # it changed size since the fstat: read on to the end
+            chunks = [raw]
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+            raw = b"".join(chunks)
+        return raw, info.st_mode
+    finally:
+        os.close(fd)
+
+
 def read_events(path: Path, *, source: str) -> EventsFile:
     try:
-        with path.open("rb") as handle:
-            mode = os.fstat(handle.fileno()).st_mode
-            raw = handle.read()
+        raw, mode = _read(path)
     except OSError as exc:
         raise ContractError(f"cannot read: {exc.strerror or exc}", source=source) from None
     return EventsFile(raw, parse_events(raw, source=source), mode)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import functools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,8 +41,13 @@ class ConversationLocked(Exception):
     """Another process (a running `jp`) holds the conversation's lock."""
 
 
+@functools.lru_cache(maxsize=64)
+def locks_dir(root: Path) -> Path:
+    return root / LOCKS_DIR
+
+
 def lock_path(root: Path, conversation_id: str) -> Path:
-    return root / LOCKS_DIR / f"{conversation_id}.lock"
+    return locks_dir(root) / f"{conversation_id}.lock"
 
 
 def is_locked(root: Path, conversation_id: str) -> bool:
@@ -243,7 +249,7 @@ class HeldLock:
 
     def __init__(self, root: Path, conversation_id: str) -> None:
         self.path = lock_path(root, conversation_id)
-        _ensure_dir(self.path.parent)
+        _ensure_dir(locks_dir(root))
         self._fd: int | None = None
         for _ in range(3):  # a found orphan's name is removed, then ours linked
             try:

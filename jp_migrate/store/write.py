@@ -85,8 +85,11 @@ def _umask() -> int:
     return _UMASK
 
 
-def _reuse(spare: Path, tmp: Path, mode: int) -> int | None:
-    """Open a spare inode (a replaced original nobody else links to) as `tmp`, or None.
+_EUID = os.geteuid()
+
+
+def _reuse(spare: Path, tmp: Path, mode: int) -> tuple[int, int] | None:
+    """Open a spare inode (a replaced original nobody else links to) as `tmp`: (fd, size), or None.
 
     Overwriting the blocks of an existing file is far cheaper on ext4 than
     creating a file (a new inode, new blocks). Only an inode that is ours (our
@@ -101,7 +104,7 @@ def _reuse(spare: Path, tmp: Path, mode: int) -> int | None:
     fd = os.open(tmp, os.O_WRONLY | os.O_NOFOLLOW)
     info = os.fstat(fd)
     if (
-        info.st_uid != os.geteuid()
+        info.st_uid != _EUID
         or info.st_nlink != 1
         or not stat.S_ISREG(info.st_mode)
         or not _unopened(fd)
@@ -109,8 +112,9 @@ def _reuse(spare: Path, tmp: Path, mode: int) -> int | None:
         os.close(fd)
         os.unlink(tmp)
         return None
-    os.fchmod(fd, stat.S_IMODE(mode) & ~_umask())
-    return fd
+    if stat.S_IMODE(info.st_mode) != stat.S_IMODE(mode) & ~_umask():
+        os.fchmod(fd, stat.S_IMODE(mode) & ~_umask())
+    return fd, info.st_size
 
 
 def _unopened(fd: int) -> bool:
@@ -139,9 +143,11 @@ def write_temp(
     caller fsyncs and renames (`commit`), possibly after a batch of others.
     """
     tmp = temp_path(target)
-    fd = _reuse(spare, tmp, mode) if spare is not None else None
-    if fd is None:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, stat.S_IMODE(mode))
+    reused = _reuse(spare, tmp, mode) if spare is not None else None
+    if reused is None:
+        fd, old_size = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, stat.S_IMODE(mode)), 0
+    else:
+        fd, old_size = reused
     try:
         view = memoryview(data)
         written = 0
@@ -149,7 +155,7 @@ def write_temp(
             n = os.pwrite(fd, view, written)
             written += n
             view = view[n:]
-        if spare is not None:
+        if old_size > len(data):  # a reused spare that was longer
             os.ftruncate(fd, len(data))
     except BaseException:
         os.close(fd)
