@@ -37,11 +37,15 @@ def run_once(command: Sequence[str]) -> float:
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
-        sys.exit(f"error: {' '.join(command)} exited {done.returncode}: {done.stderr.decode()[-500:]}")
+        sys.exit(
+            f"error: {' '.join(command)} exited {done.returncode}: {done.stderr.decode()[-500:]}"
+        )
     return elapsed
 
 
-def measure(candidate: Sequence[str], baseline: Sequence[str], runs: int) -> tuple[list[float], list[float]]:
+def measure(
+    candidate: Sequence[str], baseline: Sequence[str], runs: int
+) -> tuple[list[float], list[float]]:
     """Alternate the two commands `runs` times each, after one untimed warm-up of each."""
     run_once(candidate)
     run_once(baseline)
@@ -55,8 +59,12 @@ def measure(candidate: Sequence[str], baseline: Sequence[str], runs: int) -> tup
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", "--runs", type=int, default=30, help="runs of each command (default 30)")
-    parser.add_argument("--limit", type=float, default=1.5, help="highest acceptable ratio (default 1.5)")
+    parser.add_argument(
+        "-n", "--runs", type=int, default=30, help="runs of each command (default 30)"
+    )
+    parser.add_argument(
+        "--limit", type=float, default=1.5, help="highest acceptable ratio (default 1.5)"
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")

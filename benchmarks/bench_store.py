@@ -342,7 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--size", type=float, default=1.0, help="fraction of the 1,000-conversation, 100 MB store"
     )
-    parser.add_argument("--repeat", type=int, default=1, help="take the best of N timings")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="rounds of timings (each phase once per round); the best of each phase",
+    )
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory runs")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--dir", help="where to generate the stores (default: the system temp dir)")
@@ -361,35 +366,29 @@ def main(argv: list[str] | None = None) -> int:
         }
 
         counter = iter(range(10_000))
-
         cpu: dict[str, float] = {}
+        times: dict[str, list[float]] = {}
 
-        def best(name: str, run: Callable[[Path], Any]) -> float:
-            """Best of --repeat, each on a fresh copy of the legacy store (copying is not timed)."""
-            times = []
-            for _ in range(args.repeat):
-                root = _fresh(source, scratch, f"run{next(counter)}")
-                times.append(_timed(lambda: run(root)))  # noqa: B023 - called at once
-                cpu[name] = min(cpu.get(name, CPU[0]), CPU[0])
+        def once(name: str, run: Callable[[Path], Any], fresh: bool = True) -> None:
+            """One timing on a fresh copy of the legacy store (copying is not timed)."""
+            root = _fresh(source, scratch, f"run{next(counter)}") if fresh else source
+            times.setdefault(name, []).append(_timed(lambda: run(root)))
+            cpu[name] = min(cpu.get(name, CPU[0]), CPU[0])
+            if fresh:
                 shutil.rmtree(root)
-            return min(times)
-
-        def best_baseline() -> float:
-            times = []
-            for _ in range(args.repeat):
-                times.append(_timed(lambda: baseline(source)))
-                cpu["baseline"] = min(cpu.get("baseline", CPU[0]), CPU[0])
-            return min(times)
+                os.sync()  # the removal's own disk work (freeing, discards) is not the next run's
 
         _migrate(_fresh(source, scratch, "warm-up"), check=True)  # imports, caches: not the work
-        seconds = {
-            "baseline": best_baseline(),
-            "no-backup": best("no-backup", lambda r: _migrate(r, backup=False)),
-            "backup": best("backup", lambda r: _migrate(r)),
-            "jobs2": best("jobs2", lambda r: _migrate(r, jobs=2)),
-            "check": best("check", lambda r: _migrate(r, check=True)),
-            "floor": best("floor", syscall_floor),
-        }
+        # Rounds, each timing every phase once: a busy spell of the machine then slows all
+        # phases of a round alike instead of all repeats of one phase. Best of the rounds.
+        for _ in range(args.repeat):
+            once("baseline", baseline, fresh=False)
+            once("no-backup", lambda r: _migrate(r, backup=False))
+            once("backup", lambda r: _migrate(r))
+            once("jobs2", lambda r: _migrate(r, jobs=2))
+            once("check", lambda r: _migrate(r, check=True))
+            once("floor", syscall_floor)
+        seconds = {name: min(values) for name, values in times.items()}
         figures["seconds"] = {k: round(v, 3) for k, v in seconds.items()}
         figures["ratios"] = {k: round(seconds[k] / seconds["baseline"], 3) for k in TARGETS}
         figures["floor_ratio"] = round(seconds["floor"] / seconds["baseline"], 3)

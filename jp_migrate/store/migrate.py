@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -38,7 +39,7 @@ from jp_migrate.store.write import commit, is_read_only, link_or_copy, temp_path
 RESPONSE_MARKER = b'"tool_call_response"'  # a file without it has nothing to migrate (fast path)
 COMMIT_THREADS = 8  # concurrent fsyncs share one journal commit on ext4/xfs
 BATCH_FILES = 32  # writes per commit batch (each holds a lock, a descriptor and its bytes)
-BATCH_BYTES = 32 * 1024 * 1024  # ... and this many old + new bytes not yet hashed (memory)
+BATCH_BYTES = 32 * 1024 * 1024  # ... and this many old + new bytes not yet hashed, in two batches
 
 READ_ONLY = "read-only file: left untouched (make it writable to migrate it)"
 
@@ -267,14 +268,10 @@ def _convert(
 # conversation's temporary file: overwriting an inode's blocks costs a fraction
 # of creating a file on ext4. (With backups every original is kept, so no.)
 SPARES_MAX = 2 * BATCH_FILES
-_SPARES: dict[Path, list[tuple[int, Path]]] = {}  # storage root → (size, parked original)
+_SPARES: dict[Path, list[tuple[int, Path]]] = {}  # storage root → (size, parked original), sorted
 
 
 BLOCK = 4096  # the usual filesystem block size
-
-
-def _blocks(size: int) -> int:
-    return -(-size // BLOCK)
 
 
 def _take_spare(root: Path, size: int) -> Path | None:
@@ -287,20 +284,19 @@ def _take_spare(root: Path, size: int) -> Path | None:
     spares = _SPARES.get(root)
     if not spares:
         return None
-    best = -1
-    for i, (spare_size, _) in enumerate(spares):
-        if _blocks(spare_size) <= _blocks(size) and (best < 0 or spare_size > spares[best][0]):
-            best = i
-    return spares.pop(best)[1] if best >= 0 else None
+    fits = bisect.bisect_right(spares, (-(-size // BLOCK) * BLOCK, _LAST))
+    return spares.pop(fits - 1)[1] if fits else None
+
+
+_LAST = Path("\U0010ffff")  # sorts after every path: (limit, _LAST) is after every (limit, path)
 
 
 def _park_spare(root: Path, size: int, path: Path, pool: ThreadPoolExecutor) -> None:
-    """Keep a replaced original for reuse; when enough are parked, drop the largest."""
+    """Keep a replaced original for reuse (by size); when enough are parked, drop the largest."""
     spares = _SPARES.setdefault(root, [])
-    spares.append((size, path))
+    bisect.insort(spares, (size, path))
     if len(spares) > SPARES_MAX:
-        largest = max(range(len(spares)), key=lambda i: spares[i][0])
-        pool.submit(_drop, spares.pop(largest)[1])
+        pool.submit(_drop, spares.pop()[1])
 
 
 def _drop_spares(pool: ThreadPoolExecutor) -> None:
@@ -434,6 +430,9 @@ def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> I
             yield outcome
         return
     _STATE_DIRS.clear()  # checked again by every run: a user may have removed it meanwhile
+    # Two batches in flight: a full batch is committed only once the next one is full, so
+    # its fsyncs ran while the next was converted, and the renames rarely wait for the disk.
+    previous: list[Pending] = []
     batch: list[Pending] = []
     size = 0
     with ThreadPoolExecutor(COMMIT_THREADS, thread_name_prefix="jp-migrate-commit") as pool:
@@ -446,15 +445,15 @@ def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> I
                 outcome.synced = pool.submit(_sync, outcome)  # overlaps with the next conversion
                 batch.append(outcome)
                 size += len(outcome.raw) + len(outcome.data)
-                if len(batch) >= BATCH_FILES or size >= BATCH_BYTES:
-                    yield from _commit_batch(batch, pool)
-                    batch, size = [], 0
+                if len(batch) >= BATCH_FILES or size >= BATCH_BYTES // 2:
+                    yield from _commit_batch(previous, pool)
+                    previous, batch, size = batch, [], 0
+            yield from _commit_batch(previous, pool)
+            previous = []
             yield from _commit_batch(batch, pool)
             batch = []
         finally:
-            for (
-                pending
-            ) in batch:  # only when the consumer stopped early: leave the targets untouched
+            for pending in previous + batch:  # the consumer stopped early: targets untouched
                 if pending.fd >= 0 or pending.tmp.exists():
                     _abandon(pending, OSError("interrupted"))
             _drop_spares(pool)
