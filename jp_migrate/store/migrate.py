@@ -267,9 +267,7 @@ def _convert(
 # Without backups, a replaced original (parked as `discard`) is reused as a later
 # conversation's temporary file: overwriting an inode's blocks costs a fraction
 # of creating a file on ext4. (With backups every original is kept, so no.)
-SPARES_MAX = (
-    4 * BATCH_FILES
-)  # more parked means fewer originals freed mid-run (a freed file costs its blocks)
+SPARES_MAX = 4 * BATCH_FILES  # more parked: fewer originals freed mid-run (that costs blocks)
 _SPARES: dict[Path, list[tuple[int, Path]]] = {}  # storage root → (size, parked original), sorted
 
 
