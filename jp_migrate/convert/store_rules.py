@@ -96,7 +96,11 @@ def upgrade_events(
     )
     result = EventsUpgrade(events=list(events))
     for index, event in enumerate(events):
-        if not is_response(event):
+        # is_response, inlined (this loop visits every event of every file)
+        if type(event) is dict:
+            if event.get("type") != "tool_call_response":
+                continue
+        elif not is_response(event):
             continue
         try:
             upgrade = _upgrade_one(
