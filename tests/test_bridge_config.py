@@ -95,6 +95,12 @@ def test_bad_toml_names_the_file(ws: Path) -> None:
         load_workspace(ws)
 
 
+def test_non_utf8_toml_names_the_file(ws: Path) -> None:
+    (ws / ".jp" / "mcp" / "tools" / "latin1.toml").write_bytes(b"# caf\xe9\n")
+    with pytest.raises(BridgeError, match=r"latin1\.toml: not valid UTF-8"):
+        load_workspace(ws)
+
+
 def test_root_is_found_from_a_subdirectory_or_the_jp_dir(ws: Path) -> None:
     (ws / "src" / "deep").mkdir(parents=True)
     assert find_root(ws / "src" / "deep") == ws.resolve()

@@ -8,7 +8,6 @@ relative to `.jp/`, recursively), every `.jp/mcp/tools/**/*.toml`, then
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 from jp_migrate.bridge.command import CommandSpec, parse_command
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.tomlfile import read_toml
 
 DEFAULT_STARTUP_SECS = 60  # JP's `startup_timeout_secs` default
 
@@ -151,13 +151,7 @@ def _resolve_tool(name: str, raw: Mapping[str, Any], where: str, ws: Workspace) 
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        raise BridgeError(f"cannot read: {exc.strerror or exc}", source=str(path)) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise BridgeError(f"invalid TOML: {exc}", source=str(path)) from None
+    return read_toml(path, lambda reason: BridgeError(reason, source=str(path)))
 
 
 def _merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:

@@ -28,13 +28,13 @@ file resolve against the file's directory; command-line flags override keys.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.tomlfile import read_toml
 
 CONFIG_FILE = ".jp-migrate.toml"
 PYPROJECT = "pyproject.toml"
@@ -197,14 +197,7 @@ def _parse(where: Path, table: Mapping[str, Any], prefix: str) -> CheckConfig:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise ConfigError(path, "", f"cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(path, "", "not valid UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(path, "", f"invalid TOML: {exc}") from None
+    return read_toml(path, lambda reason: ConfigError(path, "", reason))
 
 
 def _tool_table(path: Path, doc: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -10,13 +10,13 @@ expected `output` or the `reports` it must make. Tables under `match` and
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 from jp_migrate.errors import RuleError
+from jp_migrate.tomlfile import read_toml
 
 RuleKind = Literal["store", "codemod"]
 _ID = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
@@ -108,14 +108,7 @@ def _example(raw: Any, index: int, path: str) -> Example:
 
 def load_rule(path: Path) -> Rule:
     where = str(path)
-    try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise RuleError(where, "", f"cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RuleError(where, "", "not valid UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleError(where, "", f"invalid TOML: {exc}") from None
+    data = read_toml(path, lambda reason: RuleError(where, "", reason))
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise RuleError(where, unknown[0], "unknown key")
