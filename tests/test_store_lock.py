@@ -65,6 +65,22 @@ def test_held_conversations_are_locked_for_jp_and_released_after(tmp_path: Path)
     assert os.listdir(tmp_path / "locks") == ["17600000000.lock"]  # jp_try_lock's own file
 
 
+def test_locks_dir_removed_between_runs_still_links_the_anchor(tmp_path: Path) -> None:
+    """A second run in one process, after `locks/` was removed, links its anchor again."""
+    first = HeldLock(tmp_path, "17600000020")
+    first.release()
+    lock.release_anchors()
+    (tmp_path / "locks").rmdir()
+    held = [HeldLock(tmp_path, f"1760000002{i}") for i in range(2)]
+    try:
+        inodes = {os.stat(lock_path(tmp_path, f"1760000002{i}")).st_ino for i in range(2)}
+        assert len(inodes) == 1  # the anchor, not a file per lock
+    finally:
+        for h in held:
+            h.release()
+        lock.release_anchors()
+
+
 def test_a_lock_jp_holds_is_respected(tmp_path: Path) -> None:
     path = lock_path(tmp_path, "17600000005")
     path.parent.mkdir(parents=True)

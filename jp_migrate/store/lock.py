@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import atexit
 import fcntl
-import functools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,13 +40,8 @@ class ConversationLocked(Exception):
     """Another process (a running `jp`) holds the conversation's lock."""
 
 
-@functools.lru_cache(maxsize=64)
-def locks_dir(root: Path) -> Path:
-    return root / LOCKS_DIR
-
-
 def lock_path(root: Path, conversation_id: str) -> Path:
-    return locks_dir(root) / f"{conversation_id}.lock"
+    return root / LOCKS_DIR / f"{conversation_id}.lock"
 
 
 def is_locked(root: Path, conversation_id: str) -> bool:
@@ -130,12 +124,7 @@ def _anchor(directory: Path) -> _Anchor | None:
         path = directory / f"{ANCHOR_PREFIX}{os.getpid()}{ANCHOR_SUFFIX}"
         anchor: _Anchor | None = None
         try:
-            try:
-                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
-            except FileNotFoundError:  # `locks/` removed since we made it
-                _MADE.discard(directory)
-                _ensure_dir(directory)
-                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = _create(path)  # remakes `locks/` when it was removed since we made it
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 anchor = _Anchor(path, fd)
@@ -249,7 +238,7 @@ class HeldLock:
 
     def __init__(self, root: Path, conversation_id: str) -> None:
         self.path = lock_path(root, conversation_id)
-        _ensure_dir(locks_dir(root))
+        _ensure_dir(self.path.parent)
         self._fd: int | None = None
         for _ in range(3):  # a found orphan's name is removed, then ours linked
             try:
