@@ -14,7 +14,6 @@ interrupted run can still be rolled back.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import shutil
@@ -93,12 +92,7 @@ def backup_name(relative: str) -> str:
 
 def discard_path(root: Path, run_id: str, conversation: str) -> Path:
     """Where a `--no-backup` run parks an original until it is unlinked (`migrate._drop`)."""
-    return _discard_dir(root, run_id) / conversation.replace("/", ".")
-
-
-@functools.lru_cache(maxsize=64)
-def _discard_dir(root: Path, run_id: str) -> Path:
-    return state_dir(root) / DISCARD / run_id
+    return state_dir(root) / DISCARD / run_id / conversation.replace("/", ".")
 
 
 def clear_discards(root: Path) -> None:
@@ -109,10 +103,7 @@ def clear_discards(root: Path) -> None:
 
 
 def backup_path(root: Path, run_id: str, relative: str) -> Path:
-    return _cached_run_dir(root, run_id) / backup_name(relative)
-
-
-_cached_run_dir = functools.lru_cache(maxsize=64)(run_dir)
+    return run_dir(root, run_id) / backup_name(relative)
 
 
 def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:

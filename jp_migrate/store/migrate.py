@@ -284,17 +284,18 @@ def _take_spare(root: Path, size: int) -> Path | None:
     spares = _SPARES.get(root)
     if not spares:
         return None
-    fits = bisect.bisect_right(spares, (-(-size // BLOCK) * BLOCK, _LAST))
+    fits = bisect.bisect_right(spares, -(-size // BLOCK) * BLOCK, key=_size)
     return spares.pop(fits - 1)[1] if fits else None
 
 
-_LAST = Path("\U0010ffff")  # sorts after every path: (limit, _LAST) is after every (limit, path)
+def _size(spare: tuple[int, Path]) -> int:
+    return spare[0]
 
 
 def _park_spare(root: Path, size: int, path: Path, pool: ThreadPoolExecutor) -> None:
     """Keep a replaced original for reuse (by size); when enough are parked, drop the largest."""
     spares = _SPARES.setdefault(root, [])
-    bisect.insort(spares, (size, path))
+    bisect.insort(spares, (size, path), key=_size)
     if len(spares) > SPARES_MAX:
         pool.submit(_drop, spares.pop()[1])
 

@@ -112,8 +112,9 @@ def _reuse(spare: Path, tmp: Path, mode: int) -> tuple[int, int] | None:
         os.close(fd)
         os.unlink(tmp)
         return None
-    if stat.S_IMODE(info.st_mode) != stat.S_IMODE(mode) & ~_umask():
-        os.fchmod(fd, stat.S_IMODE(mode) & ~_umask())
+    wanted = stat.S_IMODE(mode) & ~_umask()  # what a new file would get
+    if stat.S_IMODE(info.st_mode) != wanted:
+        os.fchmod(fd, wanted)
     return fd, info.st_size
 
 
