@@ -23,6 +23,18 @@ def run_cli(*args: str, input: str | bytes | None = None, cwd: Path | None = Non
     )
 
 
+def run_benchmark(script: str, *args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    """Run `benchmarks/SCRIPT ARGS` as a real process (the smoke tests of the benchmark scripts)."""
+    return subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=timeout,
+        check=False,
+    )
+
+
 @pytest.fixture
 def cli():
     return run_cli

@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from conftest import REPO
+from conftest import run_benchmark
 
 
 def test_bench_bridge_smoke() -> None:
-    done = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_bridge.py"), "--smoke"],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=300,
-        check=False,
-    )
+    done = run_benchmark("bench_bridge.py", "--smoke")
     assert done.returncode == 0, done.stderr
     assert "overhead above start-up" in done.stdout and "ratio" in done.stdout

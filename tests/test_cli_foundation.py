@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import EXAMPLES, REPO
+from conftest import EXAMPLES, REPO, run_benchmark
 
 
 def test_version_and_help(cli):
@@ -63,10 +63,7 @@ def test_convert_bad_input_is_one_line(cli):
 
 def test_startup_benchmark_runs() -> None:
     # a smoke test of the script only; the real figure is measured with the default 30 runs
-    done = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_startup.py"), "-n", "2", "--limit", "100"],
-        capture_output=True, text=True, cwd=REPO, timeout=120, check=False,
-    )
+    done = run_benchmark("bench_startup.py", "-n", "2", "--limit", "100", timeout=120)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "--help: median " in lines[0] and "import click: median " in lines[1]
@@ -74,9 +71,6 @@ def test_startup_benchmark_runs() -> None:
 
 
 def test_startup_benchmark_fails_over_the_limit() -> None:
-    done = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "bench_startup.py"), "-n", "1", "--limit", "0.01"],
-        capture_output=True, text=True, cwd=REPO, timeout=120, check=False,
-    )
+    done = run_benchmark("bench_startup.py", "-n", "1", "--limit", "0.01", timeout=120)
     assert done.returncode == 1
     assert done.stdout.splitlines()[-1].endswith("TOO SLOW")

@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from conftest import REPO
+from conftest import run_benchmark
 
 
 def test_bench_tools_runs_on_a_small_tree() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "benchmarks" / "bench_tools.py"),
-            "--lines",
-            "1500",
-            "--repeat",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_benchmark("bench_tools.py", "--lines", "1500", "--repeat", "1")
     assert done.returncode in (0, 1), done.stderr  # 1: a target missed on a tree too small to time
     lines = done.stdout.splitlines()
     assert lines[0].split() == [

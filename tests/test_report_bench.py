@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from conftest import REPO
+from conftest import run_benchmark
 
 
 def test_bench_reports_runs_on_a_small_report() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "benchmarks" / "bench_reports.py"),
-            "--files",
-            "60",
-            "--repeat",
-            "1",
-            "--limit",
-            "1000",
-        ],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    done = run_benchmark(
+        "bench_reports.py", "--files", "60", "--repeat", "1", "--limit", "1000", timeout=120
     )
     assert done.returncode == 0, done.stderr
     for fmt in ("json", "junit", "markdown", "sarif", "terminal"):

@@ -174,27 +174,9 @@ def test_check_with_diff_and_report_to_a_file(tmp_path: Path) -> None:
 
 
 def test_bench_store_runs_small(tmp_path: Path) -> None:
-    import subprocess
-    import sys
+    from conftest import run_benchmark
 
-    from conftest import REPO
-
-    result = subprocess.run(
-        [
-            sys.executable,
-            "benchmarks/bench_store.py",
-            "--size",
-            "0.01",
-            "--json",
-            "--dir",
-            str(tmp_path),
-        ],
-        check=False,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_benchmark("bench_store.py", "--size", "0.01", "--json", "--dir", str(tmp_path))
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert set(figures["ratios"]) == {"no-backup", "backup", "jobs2", "check"}
