@@ -29,6 +29,11 @@ class StorageRoot:
     path: Path  # the directory holding `conversations/` (a workspace's `.jp/`, or user storage)
     shown: str  # how the user named it, for report paths
 
+    @cached_property
+    def fspath(self) -> str:
+        """`path` as a string: what the per-conversation paths are built from (see Conversation)."""
+        return os.fspath(self.path)
+
     @property
     def workspace(self) -> Path | None:
         """The workspace root (for file URIs) when this is a workspace's `.jp/`."""
@@ -37,6 +42,10 @@ class StorageRoot:
 
 @dataclass(frozen=True)
 class Conversation:
+    """One conversation directory. Its file paths are strings, not `Path`s: a run builds
+    and uses several per conversation, and building and converting pathlib objects
+    took a fifth of the main thread's time in a profile of a 1,000-conversation run."""
+
     root: StorageRoot
     name: str  # the directory name: `<id>[-<slug>]`
     archived: bool
@@ -53,12 +62,12 @@ class Conversation:
         return "/".join(parts)
 
     @cached_property
-    def directory(self) -> Path:
-        return self.root.path / self.relative
+    def directory(self) -> str:
+        return os.path.join(self.root.fspath, self.relative)
 
     @cached_property
-    def events(self) -> Path:
-        return self.directory / EVENTS
+    def events(self) -> str:
+        return os.path.join(self.directory, EVENTS)
 
     @cached_property
     def shown(self) -> str:

@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -56,7 +55,7 @@ def parse_events(raw: bytes, *, source: str) -> list[Any]:
     return value
 
 
-def _read(path: Path) -> tuple[bytes, int]:
+def _read(path: str | os.PathLike[str]) -> tuple[bytes, int]:
     """The file's bytes and st_mode, from one descriptor: open, fstat, read (usually once), close."""
     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
@@ -73,7 +72,7 @@ def _read(path: Path) -> tuple[bytes, int]:
         os.close(fd)
 
 
-def read_events(path: Path, *, source: str) -> EventsFile:
+def read_events(path: str | os.PathLike[str], *, source: str) -> EventsFile:
     try:
         raw, mode = _read(path)
     except OSError as exc:

@@ -33,6 +33,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from jp_migrate.store.write import StrPath, unlink
+
 LOCKS_DIR = "locks"
 
 
@@ -41,12 +43,17 @@ class ConversationLocked(Exception):
 
 
 def lock_path(root: Path, conversation_id: str) -> Path:
-    return root / LOCKS_DIR / f"{conversation_id}.lock"
+    return Path(_lock_file(root, conversation_id))
 
 
-def is_locked(root: Path, conversation_id: str) -> bool:
+def _lock_file(root: StrPath, conversation_id: str) -> str:
+    """`lock_path` as a string, the form used per conversation (pathlib objects cost microseconds)."""
+    return os.path.join(root, LOCKS_DIR, f"{conversation_id}.lock")
+
+
+def is_locked(root: StrPath, conversation_id: str) -> bool:
     """Probe without creating anything (dry runs write nothing)."""
-    path = lock_path(root, conversation_id)
+    path = _lock_file(root, conversation_id)
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
@@ -60,22 +67,22 @@ def is_locked(root: Path, conversation_id: str) -> bool:
     return False
 
 
-_MADE: set[Path] = set()
+_MADE: set[str] = set()
 
 
-def _ensure_dir(directory: Path) -> None:
+def _ensure_dir(directory: str) -> None:
     """`locks/` once per process (JP creates it the same way, `create_dir_all`)."""
     if directory not in _MADE:
-        directory.mkdir(parents=True, exist_ok=True)
+        os.makedirs(directory, exist_ok=True)
         _MADE.add(directory)
 
 
-def _create(path: Path) -> int:
+def _create(path: str) -> int:
     try:
         return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
     except FileNotFoundError:  # `locks/` removed since we made it
-        _MADE.discard(path.parent)
-        _ensure_dir(path.parent)
+        _MADE.discard(os.path.dirname(path))
+        _ensure_dir(os.path.dirname(path))
         return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
 
 
@@ -87,14 +94,14 @@ ANCHOR_SUFFIX = ".anchor"
 
 @dataclass
 class _Anchor:
-    path: Path
+    path: str
     fd: int
 
 
-_ANCHORS: dict[tuple[int, Path], _Anchor | None] = {}  # (pid, locks dir) → this process's anchor
+_ANCHORS: dict[tuple[int, str], _Anchor | None] = {}  # (pid, locks dir) → this process's anchor
 
 
-def _sweep(directory: Path) -> None:
+def _sweep(directory: str) -> None:
     """Remove anchors of runs that died (nobody holds their lock); a live run's stays."""
     try:
         names = [n for n in os.listdir(directory) if n.startswith(ANCHOR_PREFIX)]
@@ -103,25 +110,26 @@ def _sweep(directory: Path) -> None:
     for name in names:
         if not name.endswith(ANCHOR_SUFFIX):
             continue
+        path = os.path.join(directory, name)
         try:
-            fd = os.open(directory / name, os.O_RDONLY)
+            fd = os.open(path, os.O_RDONLY)
         except OSError:
             continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            (directory / name).unlink(missing_ok=True)  # still locked by us while unlinking
+            unlink(path)  # still locked by us while unlinking
         except OSError:
             pass
         finally:
             os.close(fd)
 
 
-def _anchor(directory: Path) -> _Anchor | None:
+def _anchor(directory: str) -> _Anchor | None:
     """This process's locked anchor file in `directory` (made on first use), or None."""
     key = (os.getpid(), directory)  # a forked worker makes its own (flock is per open file)
     if key not in _ANCHORS:
         _sweep(directory)
-        path = directory / f"{ANCHOR_PREFIX}{os.getpid()}{ANCHOR_SUFFIX}"
+        path = os.path.join(directory, f"{ANCHOR_PREFIX}{os.getpid()}{ANCHOR_SUFFIX}")
         anchor: _Anchor | None = None
         try:
             fd = _create(path)  # remakes `locks/` when it was removed since we made it
@@ -136,10 +144,10 @@ def _anchor(directory: Path) -> _Anchor | None:
     return _ANCHORS[key]
 
 
-def _drop_anchor(key: tuple[int, Path]) -> None:
+def _drop_anchor(key: tuple[int, str]) -> None:
     anchor = _ANCHORS.pop(key, None)
     if anchor is not None:
-        anchor.path.unlink(missing_ok=True)  # unlink while locked, then unlock
+        unlink(anchor.path)  # unlink while locked, then unlock
         os.close(anchor.fd)
 
 
@@ -155,12 +163,13 @@ def release_anchors() -> None:
 atexit.register(release_anchors)
 
 
-def _link_anchor(path: Path) -> bool:
+def _link_anchor(path: str) -> bool:
     """Name the anchor `path`; False where there is no anchor or linking is refused.
 
     Raises FileExistsError when `path` exists, FileNotFoundError when its directory does not.
     """
-    anchor = _anchor(path.parent)
+    directory = os.path.dirname(path)
+    anchor = _anchor(directory)
     if anchor is None:
         return False
     try:
@@ -168,19 +177,19 @@ def _link_anchor(path: Path) -> bool:
     except FileExistsError:
         raise
     except FileNotFoundError:
-        if not path.parent.is_dir():
+        if not os.path.isdir(directory):
             raise
-        _ANCHORS[(os.getpid(), path.parent)] = None  # the anchor's name was removed: do without
+        _ANCHORS[(os.getpid(), directory)] = None  # the anchor's name was removed: do without
         os.close(anchor.fd)
         return False
     except OSError:  # links refused here (filesystem): do without
-        _drop_anchor((os.getpid(), path.parent))
-        _ANCHORS[(os.getpid(), path.parent)] = None
+        _drop_anchor((os.getpid(), directory))
+        _ANCHORS[(os.getpid(), directory)] = None
         return False
     return True
 
 
-def _acquire(path: Path) -> int | None:
+def _acquire(path: str) -> int | None:
     """Make `path` a lock we hold; the descriptor of a file of its own, or None for the anchor.
 
     Raises FileExistsError when `path` already exists.
@@ -189,8 +198,8 @@ def _acquire(path: Path) -> int | None:
         if _link_anchor(path):
             return None
     except FileNotFoundError:  # `locks/` removed since we made it
-        _MADE.discard(path.parent)
-        _ensure_dir(path.parent)
+        _MADE.discard(os.path.dirname(path))
+        _ensure_dir(os.path.dirname(path))
         if _link_anchor(path):
             return None
     fd = _create(path)
@@ -207,7 +216,7 @@ _STALE: dict[
 ] = {}  # anchors of dead runs met under lock names: held till run end
 
 
-def _open_existing(path: Path) -> int | None:
+def _open_existing(path: str) -> int | None:
     """Lock a lock file found in place; None when it was a dead run's anchor (its name now removed).
 
     A name linked to a dead run's anchor (more than one link) is an orphan: we
@@ -219,7 +228,7 @@ def _open_existing(path: Path) -> int | None:
     key = (info.st_dev, info.st_ino)
     if key in _STALE:  # another name of an orphan we already hold
         os.close(fd)
-        path.unlink(missing_ok=True)
+        unlink(path)
         return None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -228,7 +237,7 @@ def _open_existing(path: Path) -> int | None:
         raise ConversationLocked(str(path)) from None
     if info.st_nlink > 1:
         _STALE[key] = fd
-        path.unlink(missing_ok=True)
+        unlink(path)
         return None
     return fd
 
@@ -236,9 +245,9 @@ def _open_existing(path: Path) -> int | None:
 class HeldLock:
     """An acquired conversation lock; `release()` may run on another thread (the committer's)."""
 
-    def __init__(self, root: Path, conversation_id: str) -> None:
-        self.path = lock_path(root, conversation_id)
-        _ensure_dir(self.path.parent)
+    def __init__(self, root: StrPath, conversation_id: str) -> None:
+        self.path = _lock_file(root, conversation_id)
+        _ensure_dir(os.path.dirname(self.path))
         self._fd: int | None = None
         for _ in range(3):  # a found orphan's name is removed, then ours linked
             try:
@@ -259,14 +268,14 @@ class HeldLock:
             return
         self._held = False
         if self._created:  # like JP, leave no lock file behind; one we found stays
-            self.path.unlink(missing_ok=True)  # still locked here: the name never exists unlocked
+            unlink(self.path)  # still locked here: the name never exists unlocked
         if self._fd is not None:
             os.close(self._fd)  # closing releases the flock (the anchor stays locked)
             self._fd = None
 
 
 @contextmanager
-def conversation_lock(root: Path, conversation_id: str) -> Iterator[None]:
+def conversation_lock(root: StrPath, conversation_id: str) -> Iterator[None]:
     """Hold the conversation's lock, or raise ConversationLocked at once (never wait)."""
     held = HeldLock(root, conversation_id)
     try:

@@ -90,9 +90,9 @@ def backup_name(relative: str) -> str:
     return f"{BACKUP}/{directory}.{file}" if directory else f"{BACKUP}/{file}"
 
 
-def discard_path(root: Path, run_id: str, conversation: str) -> Path:
+def discard_path(root: str, run_id: str, conversation: str) -> str:
     """Where a `--no-backup` run parks an original until it is unlinked (`migrate._drop`)."""
-    return state_dir(root) / DISCARD / run_id / conversation.replace("/", ".")
+    return os.path.join(root, STATE_DIR, DISCARD, run_id, conversation.replace("/", "."))
 
 
 def clear_discards(root: Path) -> None:
@@ -102,8 +102,8 @@ def clear_discards(root: Path) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def backup_path(root: Path, run_id: str, relative: str) -> Path:
-    return run_dir(root, run_id) / backup_name(relative)
+def backup_path(root: str, run_id: str, relative: str) -> str:
+    return os.path.join(root, STATE_DIR, RUNS, run_id, backup_name(relative))
 
 
 def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:

@@ -30,11 +30,18 @@ from jp_migrate.convert.store_rules import EventsUpgrade, upgrade_events
 from jp_migrate.errors import ContractError
 from jp_migrate.store import canonical, manifest
 from jp_migrate.store.diff import event_diff
-from jp_migrate.store.discover import Conversation
+from jp_migrate.store.discover import EVENTS, Conversation
 from jp_migrate.store.layout import Layout, Refused, inspect
 from jp_migrate.store.load import EventsFile, read_events
 from jp_migrate.store.lock import ConversationLocked, HeldLock, is_locked, release_anchors
-from jp_migrate.store.write import commit, is_read_only, link_or_copy, temp_path, write_temp
+from jp_migrate.store.write import (
+    commit,
+    is_read_only,
+    link_or_copy,
+    temp_path,
+    unlink,
+    write_temp,
+)
 
 RESPONSE_MARKER = b'"tool_call_response"'  # a file without it has nothing to migrate (fast path)
 COMMIT_THREADS = 8  # concurrent fsyncs share one journal commit on ext4/xfs
@@ -71,7 +78,7 @@ class Pending:
     conversation: Conversation
     settings: Settings
     lock: HeldLock
-    tmp: Path
+    tmp: str
     fd: int
     raw: bytes
     data: bytes
@@ -80,7 +87,7 @@ class Pending:
     sha256_after: str = ""
     record: manifest.FileRecord | None = None
     synced: Future[None] | None = None  # fsync + hashes, running on the pool
-    discard: Path | None = None  # without a backup: the old inode's last link, reused or unlinked
+    discard: str | None = None  # without a backup: the old inode's last link, reused or unlinked
     size_before: int = 0
 
 
@@ -193,8 +200,8 @@ def _prepare(conversation: Conversation, settings: Settings) -> Result | Pending
     try:
         layout = inspect(conversation)
         if settings.mode == "write":
-            lock = HeldLock(conversation.root.path, conversation.id)
-        elif is_locked(conversation.root.path, conversation.id):
+            lock = HeldLock(conversation.root.fspath, conversation.id)
+        elif is_locked(conversation.root.fspath, conversation.id):
             raise ConversationLocked(conversation.id)
         outcome = _convert(conversation, settings, lock, layout)
         if isinstance(outcome, Result) and lock is not None:
@@ -214,8 +221,8 @@ def _convert(
     notes: list[str] = []
     if lock is not None and layout.leftover:
         # Ours, from a killed run; the target itself is intact (the rename is atomic).
-        temp_path(target).unlink(missing_ok=True)
-        notes.append(f"removed {temp_path(target).name} left by an interrupted run")
+        unlink(temp_path(target))
+        notes.append(f"removed {os.path.basename(temp_path(target))} left by an interrupted run")
     loaded = read_events(target, source=shown)
     base: dict[str, Any] = {
         "path": shown,
@@ -257,7 +264,7 @@ def _convert(
         return Result(
             file.model_copy(update={"sha256_before": sha_before, "sha256_after": sha_after})
         )
-    spare = _take_spare(conversation.root.path, len(data)) if not settings.backup else None
+    spare = _take_spare(conversation.root.fspath, len(data)) if not settings.backup else None
     tmp, fd = write_temp(target, data, loaded.mode, spare=spare)
     return Pending(
         conversation, settings, lock, tmp, fd, loaded.raw, data, file, size_before=len(loaded.raw)
@@ -268,13 +275,13 @@ def _convert(
 # conversation's temporary file: overwriting an inode's blocks costs a fraction
 # of creating a file on ext4. (With backups every original is kept, so no.)
 SPARES_MAX = 4 * BATCH_FILES  # more parked: fewer originals freed mid-run (that costs blocks)
-_SPARES: dict[Path, list[tuple[int, Path]]] = {}  # storage root → (size, parked original), sorted
+_SPARES: dict[str, list[tuple[int, str]]] = {}  # storage root → (size, parked original), sorted
 
 
 BLOCK = 4096  # the usual filesystem block size
 
 
-def _take_spare(root: Path, size: int) -> Path | None:
+def _take_spare(root: str, size: int) -> str | None:
     """The largest parked original that needs no blocks freed to hold `size` bytes, or None.
 
     Growing a file only allocates blocks, but cutting blocks off one (ftruncate)
@@ -288,11 +295,11 @@ def _take_spare(root: Path, size: int) -> Path | None:
     return spares.pop(fits - 1)[1] if fits else None
 
 
-def _size(spare: tuple[int, Path]) -> int:
+def _size(spare: tuple[int, str]) -> int:
     return spare[0]
 
 
-def _park_spare(root: Path, size: int, path: Path, pool: ThreadPoolExecutor) -> None:
+def _park_spare(root: str, size: int, path: str, pool: ThreadPoolExecutor) -> None:
     """Keep a replaced original for reuse (by size); when enough are parked, drop the largest."""
     spares = _SPARES.setdefault(root, [])
     bisect.insort(spares, (size, path), key=_size)
@@ -322,12 +329,12 @@ def _record(pending: Pending) -> manifest.FileRecord:
     """The manifest line for a pending write, after linking its backup (the original inode)."""
     conversation, settings = pending.conversation, pending.settings
     root = conversation.root.path
-    relative = f"{conversation.relative}/{conversation.events.name}"
+    relative = f"{conversation.relative}/{EVENTS}"
     backup = None
     if settings.run_id is not None:
         _ensure_state_dir(root)
         if settings.backup:
-            backup = manifest.backup_path(root, settings.run_id, relative)
+            backup = manifest.backup_path(conversation.root.fspath, settings.run_id, relative)
             link_or_copy(conversation.events, backup)
         else:
             pending.discard = _keep_for_discard(conversation, settings.run_id)
@@ -351,17 +358,17 @@ def _ensure_state_dir(root: Path) -> None:
         _STATE_DIRS.add(root)
 
 
-def _keep_for_discard(conversation: Conversation, run_id: str) -> Path | None:
+def _keep_for_discard(conversation: Conversation, run_id: str) -> str | None:
     """A second link to the original, so the rename does not free its blocks.
 
     Freeing a replaced file's data happens inside the rename on ext4 and costs as
     much as writing it; with this link, the last unlink frees it on a pool thread.
     """
-    path = manifest.discard_path(conversation.root.path, run_id, conversation.relative)
+    path = manifest.discard_path(conversation.root.fspath, run_id, conversation.relative)
     try:
         os.link(conversation.events, path)
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         os.link(conversation.events, path)
     except OSError:
         return None  # no links here: the rename frees the file itself
@@ -370,17 +377,17 @@ def _keep_for_discard(conversation: Conversation, run_id: str) -> Path | None:
 
 def _abandon(pending: Pending, exc: Exception) -> Result:
     if pending.discard is not None:
-        pending.discard.unlink(missing_ok=True)
+        unlink(pending.discard)
     if pending.fd >= 0:
         os.close(pending.fd)
         pending.fd = -1
-    pending.tmp.unlink(missing_ok=True)
+    unlink(pending.tmp)
     pending.lock.release()
     return _error(pending.conversation, exc)
 
 
-def _drop(path: Path) -> None:
-    path.unlink(missing_ok=True)
+def _drop(path: str) -> None:
+    unlink(path)
 
 
 def _commit_batch(batch: list[Pending], pool: ThreadPoolExecutor) -> Iterator[Result]:
@@ -415,11 +422,13 @@ def _commit_batch(batch: list[Pending], pool: ThreadPoolExecutor) -> Iterator[Re
             continue
         pending.lock.release()
         if pending.discard is not None:
-            _park_spare(pending.conversation.root.path, pending.size_before, pending.discard, pool)
+            _park_spare(
+                pending.conversation.root.fspath, pending.size_before, pending.discard, pool
+            )
         file = pending.file.model_copy(
             update={"sha256_before": pending.sha256_before, "sha256_after": pending.sha256_after}
         )
-        yield Result(file, pending.record, str(pending.conversation.root.path))
+        yield Result(file, pending.record, pending.conversation.root.fspath)
 
 
 def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> Iterator[Result]:
@@ -455,7 +464,7 @@ def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> I
             batch = []
         finally:
             for pending in previous + batch:  # the consumer stopped early: targets untouched
-                if pending.fd >= 0 or pending.tmp.exists():
+                if pending.fd >= 0 or os.path.lexists(pending.tmp):
                     _abandon(pending, OSError("interrupted"))
             _drop_spares(pool)
             release_anchors()  # every conversation lock is released by now

@@ -22,7 +22,7 @@ from jp_migrate.convert.events import (
 )
 from jp_migrate.errors import ContractError, JpMigrateError
 from jp_migrate.store import manifest
-from jp_migrate.store.discover import Conversation
+from jp_migrate.store.discover import EVENTS, Conversation
 from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import parse_events, read_events
 
@@ -47,9 +47,7 @@ def _backups(root: Path) -> dict[str, Path]:
 
 
 def _original(conversation: Conversation) -> list[Any] | None:
-    backup = _backups(conversation.root.path).get(
-        f"{conversation.relative}/{conversation.events.name}"
-    )
+    backup = _backups(conversation.root.path).get(f"{conversation.relative}/{EVENTS}")
     if backup is None:
         return None
     try:

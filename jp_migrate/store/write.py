@@ -16,35 +16,45 @@ import fcntl
 import os
 import shutil
 import stat
-from pathlib import Path
 
 TEMP_SUFFIX = ".jp-migrate.partial"
 
-
-def temp_path(target: Path) -> Path:
-    return target.with_name(f".{target.name}{TEMP_SUFFIX}")
+StrPath = str | os.PathLike[str]
 
 
-def is_read_only(path: Path, mode: int | None = None) -> bool:
+def temp_path(target: StrPath) -> str:
+    directory, name = os.path.split(target)
+    return os.path.join(directory, f".{name}{TEMP_SUFFIX}")
+
+
+def unlink(path: StrPath) -> None:
+    """Remove `path` if it is there (`Path.unlink(missing_ok=True)` for strings)."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def is_read_only(path: StrPath, mode: int | None = None) -> bool:
     """By the mode bits, so the answer is the same for root (which `os.access` lets write anything)."""
     mode = os.stat(path).st_mode if mode is None else mode
     return not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
 
 
-def link_or_copy(source: Path, destination: Path) -> None:
+def link_or_copy(source: StrPath, destination: StrPath) -> None:
     try:
         os.link(source, destination)
     except FileNotFoundError:
-        destination.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
         os.link(source, destination)
     except FileExistsError:
-        destination.unlink()
+        os.unlink(destination)
         os.link(source, destination)
     except OSError:  # another filesystem, or links not allowed
         shutil.copy2(source, destination)
 
 
-def fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: StrPath) -> None:
     fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -52,10 +62,13 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(target: Path, data: bytes, *, backup: Path | None = None) -> None:
+def atomic_write(target: StrPath, data: bytes, *, backup: StrPath | None = None) -> None:
     """Replace `target` with `data`; readers see the old file or the new one, never a mix."""
     tmp = temp_path(target)
-    mode = stat.S_IMODE(os.stat(target).st_mode) if target.exists() else 0o644
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = 0o644
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
         try:
@@ -67,11 +80,11 @@ def atomic_write(target: Path, data: bytes, *, backup: Path | None = None) -> No
             os.close(fd)
         if backup is not None:
             link_or_copy(target, backup)
-            fsync_dir(backup.parent)
+            fsync_dir(os.path.dirname(backup))
         os.replace(tmp, target)
-        fsync_dir(target.parent)
+        fsync_dir(os.path.dirname(target))
     finally:
-        tmp.unlink(missing_ok=True)
+        unlink(tmp)
 
 
 _UMASK: int | None = None
@@ -88,7 +101,7 @@ def _umask() -> int:
 _EUID = os.geteuid()
 
 
-def _reuse(spare: Path, tmp: Path, mode: int) -> tuple[int, int] | None:
+def _reuse(spare: str, tmp: str, mode: int) -> tuple[int, int] | None:
     """Open a spare inode (a replaced original nobody else links to) as `tmp`: (fd, size), or None.
 
     Overwriting the blocks of an existing file is far cheaper on ext4 than
@@ -99,7 +112,7 @@ def _reuse(spare: Path, tmp: Path, mode: int) -> tuple[int, int] | None:
     try:
         os.rename(spare, tmp)  # same filesystem, or EXDEV: then a new file is made
     except OSError:
-        spare.unlink(missing_ok=True)
+        unlink(spare)
         return None
     fd = os.open(tmp, os.O_WRONLY | os.O_NOFOLLOW)
     info = os.fstat(fd)
@@ -134,9 +147,7 @@ def _unopened(fd: int) -> bool:
     return True
 
 
-def write_temp(
-    target: Path, data: bytes, mode: int, *, spare: Path | None = None
-) -> tuple[Path, int]:
+def write_temp(target: str, data: bytes, mode: int, *, spare: str | None = None) -> tuple[str, int]:
     """Write `data` beside `target` (permissions `mode`); return the temporary path and its open descriptor.
 
     `spare`, a file of ours on the same filesystem that is no longer needed, is
@@ -160,30 +171,30 @@ def write_temp(
             os.ftruncate(fd, len(data))
     except BaseException:
         os.close(fd)
-        tmp.unlink(missing_ok=True)
+        unlink(tmp)
         raise
     return tmp, fd
 
 
-def commit(tmp: Path, target: Path) -> None:
+def commit(tmp: str, target: str) -> None:
     """Rename the (fsynced, closed) temporary file over the target."""
     try:
         os.replace(tmp, target)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        unlink(tmp)
         raise
 
 
-def restore(backup: Path, target: Path) -> None:
+def restore(backup: StrPath, target: StrPath) -> None:
     """Put a backed-up file back atomically; the backup itself stays as it was."""
     tmp = temp_path(target)
     try:
-        tmp.unlink(missing_ok=True)
+        unlink(tmp)
         try:
             os.link(backup, tmp)
         except OSError:
             shutil.copy2(backup, tmp)
         os.replace(tmp, target)
-        fsync_dir(target.parent)
+        fsync_dir(os.path.dirname(target))
     finally:
-        tmp.unlink(missing_ok=True)
+        unlink(tmp)
