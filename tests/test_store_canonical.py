@@ -1,0 +1,29 @@
+"""Minimal-change rewriting (jp_migrate/store/canonical.py): splicing gives the bytes a full dump would.
+
+Migrated events are put into a canonical file where the old ones sat, without
+dumping the file again; the result must be exactly what dumping it would give.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contract_support import legacy_events
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jp_migrate.convert.store_rules import upgrade_events
+from jp_migrate.store.canonical import pretty, rewrite
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+encodings = st.sampled_from(["auto", "base64", "plain"])
+
+
+@SETTINGS
+@given(st.lists(legacy_events(), min_size=1, max_size=4), encodings)
+def test_a_spliced_canonical_file_is_the_pretty_dump_of_the_migrated_events(
+    events: list[dict[str, Any]], encoding: Any
+) -> None:
+    upgrade = upgrade_events(events, encoding=encoding)
+    replaced = {i: u.event for i, u in upgrade.upgrades.items()}
+    assert rewrite(pretty(events), events, replaced) == pretty(upgrade.events)
