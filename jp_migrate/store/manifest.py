@@ -69,7 +69,16 @@ def state_dir(root: Path) -> Path:
 
 
 def run_dir(root: Path, run_id: str) -> Path:
-    return state_dir(root) / RUNS / run_id
+    return Path(_run_dir(root, run_id))
+
+
+# The per-conversation paths below are strings (see `discover.Conversation`).
+def _run_dir(root: str | os.PathLike[str], run_id: str) -> str:
+    return os.path.join(root, STATE_DIR, RUNS, run_id)
+
+
+def _discard_dir(root: str | os.PathLike[str]) -> str:
+    return os.path.join(root, STATE_DIR, DISCARD)
 
 
 def ensure_state_dir(root: Path) -> Path:
@@ -92,18 +101,18 @@ def backup_name(relative: str) -> str:
 
 def discard_path(root: str, run_id: str, conversation: str) -> str:
     """Where a `--no-backup` run parks an original until it is unlinked (`migrate._drop`)."""
-    return os.path.join(root, STATE_DIR, DISCARD, run_id, conversation.replace("/", "."))
+    return os.path.join(_discard_dir(root), run_id, conversation.replace("/", "."))
 
 
 def clear_discards(root: Path) -> None:
     """Remove what a killed `--no-backup` run left parked (never a backup)."""
-    directory = state_dir(root) / DISCARD
-    if directory.is_dir():
+    directory = _discard_dir(root)
+    if os.path.isdir(directory):
         shutil.rmtree(directory, ignore_errors=True)
 
 
 def backup_path(root: str, run_id: str, relative: str) -> str:
-    return os.path.join(root, STATE_DIR, RUNS, run_id, backup_name(relative))
+    return os.path.join(_run_dir(root, run_id), backup_name(relative))
 
 
 def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:
