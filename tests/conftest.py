@@ -11,7 +11,9 @@ SHARED = REPO.parent / "shared"
 EXAMPLES = REPO / "examples"
 
 
-def run_cli(*args: str, input: str | bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, input: str | bytes | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run `python -m jp_migrate ARGS` as a real process."""
     return subprocess.run(
         [sys.executable, "-m", "jp_migrate", *args],
@@ -39,3 +41,15 @@ def run_benchmark(script: str, *args: str, timeout: int = 300) -> subprocess.Com
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture(autouse=True)
+def jp_data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """JP's user-local data directory (`$XDG_DATA_HOME/jp`) for this test: never the real one.
+
+    A workspace's conversation locks are looked for there too (store/userlocal.py);
+    child processes inherit the variable.
+    """
+    home = tmp_path_factory.mktemp("xdg-data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home / "jp"

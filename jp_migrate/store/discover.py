@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.store.userlocal import lock_roots
 
 CONVERSATIONS = "conversations"
 ARCHIVE = ".archive"
@@ -33,6 +34,11 @@ class StorageRoot:
     def fspath(self) -> str:
         """`path` as a string: what the per-conversation paths are built from (see Conversation)."""
         return os.fspath(self.path)
+
+    @cached_property
+    def lock_roots(self) -> tuple[str, ...]:
+        """The directories whose `locks/` a `jp` may lock these conversations in (see userlocal)."""
+        return lock_roots(self.path)
 
     @property
     def workspace(self) -> Path | None:

@@ -2,7 +2,9 @@
 
 Mirrors `jp_storage::lock` (an exclusive, non-blocking `flock` on that file):
 a conversation a running `jp` holds is skipped, and we hold the same lock while
-rewriting one, so `jp` cannot write it under us.
+rewriting one, so `jp` cannot write it under us. A workspace's `jp` may lock in
+either of two `locks/` directories (`userlocal.lock_roots`); the lock is checked
+and held in each.
 
 Creating a file (a new inode) is the dearest metadata operation on ext4, a few
 tenths of a millisecond, and a run would otherwise create one lock file per
@@ -51,19 +53,20 @@ def _lock_file(root: StrPath, conversation_id: str) -> str:
     return os.path.join(root, LOCKS_DIR, f"{conversation_id}.lock")
 
 
-def is_locked(root: StrPath, conversation_id: str) -> bool:
-    """Probe without creating anything (dry runs write nothing)."""
-    path = _lock_file(root, conversation_id)
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # closing releases a lock we may have taken
+def is_locked(roots: StrPath | tuple[StrPath, ...], conversation_id: str) -> bool:
+    """Probe without creating anything (dry runs write nothing); any of `roots`' `locks/` held."""
+    for root in roots if isinstance(roots, tuple) else (roots,):
+        path = _lock_file(root, conversation_id)
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)  # closing releases a lock we may have taken
     return False
 
 
@@ -242,42 +245,61 @@ def _open_existing(path: str) -> int | None:
     return fd
 
 
-class HeldLock:
-    """An acquired conversation lock; `release()` may run on another thread (the committer's)."""
+class _Lock:
+    """One lock file held: a name of the anchor (`fd` None), a file of its own, or one found."""
 
-    def __init__(self, root: StrPath, conversation_id: str) -> None:
-        self.path = _lock_file(root, conversation_id)
-        _ensure_dir(os.path.dirname(self.path))
-        self._fd: int | None = None
+    def __init__(self, path: str) -> None:
+        self.path = path
+        _ensure_dir(os.path.dirname(path))
+        self.fd: int | None = None
         for _ in range(3):  # a found orphan's name is removed, then ours linked
             try:
-                self._fd = _acquire(self.path)
-                self._created = True
-                break
+                self.fd = _acquire(path)
+                self.created = True
+                return
             except FileExistsError:
-                self._fd = _open_existing(self.path)
-                if self._fd is not None:
-                    self._created = False
-                    break
-        else:
-            raise ConversationLocked(str(self.path))
-        self._held = True
+                self.fd = _open_existing(path)
+                if self.fd is not None:
+                    self.created = False
+                    return
+        raise ConversationLocked(path)
 
     def release(self) -> None:
-        if not self._held:
-            return
-        self._held = False
-        if self._created:  # like JP, leave no lock file behind; one we found stays
+        if self.created:  # like JP, leave no lock file behind; one we found stays
             unlink(self.path)  # still locked here: the name never exists unlocked
-        if self._fd is not None:
-            os.close(self._fd)  # closing releases the flock (the anchor stays locked)
-            self._fd = None
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the flock (the anchor stays locked)
+            self.fd = None
+
+
+class HeldLock:
+    """An acquired conversation lock; `release()` may run on another thread (the committer's).
+
+    `roots` are the directories whose `locks/` JP may use for this conversation
+    (`userlocal.lock_roots`: the user-local one first, as JP prefers it). The lock
+    is held in every one of them, so a `jp` finds it held whichever it opens; it
+    is taken in none when another process holds any of them.
+    """
+
+    def __init__(self, roots: StrPath | tuple[StrPath, ...], conversation_id: str) -> None:
+        self._locks: list[_Lock] = []
+        try:
+            for root in roots if isinstance(roots, tuple) else (roots,):
+                self._locks.append(_Lock(_lock_file(root, conversation_id)))
+        except BaseException:
+            self.release()
+            raise
+        self.path = self._locks[-1].path
+
+    def release(self) -> None:
+        while self._locks:
+            self._locks.pop().release()
 
 
 @contextmanager
-def conversation_lock(root: StrPath, conversation_id: str) -> Iterator[None]:
+def conversation_lock(roots: StrPath | tuple[StrPath, ...], conversation_id: str) -> Iterator[None]:
     """Hold the conversation's lock, or raise ConversationLocked at once (never wait)."""
-    held = HeldLock(root, conversation_id)
+    held = HeldLock(roots, conversation_id)
     try:
         yield
     finally:

@@ -200,8 +200,8 @@ def _prepare(conversation: Conversation, settings: Settings) -> Result | Pending
     try:
         layout = inspect(conversation)
         if settings.mode == "write":
-            lock = HeldLock(conversation.root.fspath, conversation.id)
-        elif is_locked(conversation.root.fspath, conversation.id):
+            lock = HeldLock(conversation.root.lock_roots, conversation.id)
+        elif is_locked(conversation.root.lock_roots, conversation.id):
             raise ConversationLocked(conversation.id)
         outcome = _convert(conversation, settings, lock, layout)
         if isinstance(outcome, Result) and lock is not None:

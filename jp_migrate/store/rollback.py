@@ -129,7 +129,7 @@ def _restore_one(
 
 def _locked(conversation: Conversation, action: Any) -> StoreFile:
     try:
-        with conversation_lock(conversation.root.path, conversation.id):
+        with conversation_lock(conversation.root.lock_roots, conversation.id):
             result: StoreFile = action()
             return result
     except ConversationLocked:
