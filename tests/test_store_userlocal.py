@@ -231,3 +231,62 @@ def test_rollback_honours_a_lock_held_in_user_storage(tmp_path: Path, jp_data_ho
     assert path.read_bytes() == migrated
     assert run_cli("rollback", str(storage.parent)).returncode == 0
     assert path.read_bytes() == original
+
+
+# --- a workspace's user-local conversations are its conversations too ------------------
+
+
+def _two_roots(tmp_path: Path, data: Path) -> tuple[Path, Path, Path, Path]:
+    storage, user = workspace(tmp_path, data)
+    shared = write_conversation(storage, NAME, legacy_events())
+    local = write_conversation(user, OTHER, legacy_events(text="local"))
+    return storage, user, shared, local
+
+
+def test_a_workspace_path_migrates_its_user_local_conversations_and_rolls_them_back(
+    tmp_path: Path, jp_data_home: Path
+) -> None:
+    storage, user, shared, local = _two_roots(tmp_path, jp_data_home)
+    before = {shared: shared.read_bytes(), local: local.read_bytes()}
+    result = run_cli("conversations", str(storage.parent), "--report", "json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    paths = sorted(f["path"] for f in report["store"] if f["status"] == "migrated")
+    assert paths == sorted([str(shared), str(local)])
+    for path in (shared, local):
+        assert isinstance(responses(path)[0]["content"], list)
+    assert (user / ".jp-migrate" / ".gitignore").is_file()  # its run record lives beside it
+    assert not (user / "conversations" / ".jp-migrate").exists()
+    assert run_cli("conversations", str(storage.parent), "--check").returncode == 0
+    assert run_cli("rollback", str(storage.parent)).returncode == 0
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_exclude_user_local_and_a_bare_storage_root_leave_user_storage_alone(
+    tmp_path: Path, jp_data_home: Path
+) -> None:
+    storage, _, shared, local = _two_roots(tmp_path, jp_data_home)
+    local_bytes = local.read_bytes()
+    assert run_cli("conversations", str(storage.parent), "--exclude-user-local").returncode == 0
+    assert isinstance(responses(shared)[0]["content"], list)
+    assert local.read_bytes() == local_bytes
+    assert run_cli("conversations", str(storage)).returncode == 0  # `.jp/` named as a root
+    assert local.read_bytes() == local_bytes
+
+
+def test_a_user_dir_given_as_path_knows_its_workspace(tmp_path: Path, jp_data_home: Path) -> None:
+    storage, user, _, local = _two_roots(tmp_path, jp_data_home)
+    assert StorageRoot(user, str(user)).workspace is None  # nothing links it to a checkout yet
+    (user / "storage").symlink_to(storage)
+    assert StorageRoot(user, str(user)).workspace == storage.parent  # for file URIs
+    assert run_cli("conversations", str(user)).returncode == 0
+    assert isinstance(responses(local)[0]["content"], list)
+
+
+def test_the_ci_gate_judges_the_checkout_only(tmp_path: Path, jp_data_home: Path) -> None:
+    """`jp-migrate check` reports the same on every machine: a user's JP data is not the repo's."""
+    storage, _, shared, _ = _two_roots(tmp_path, jp_data_home)
+    run_cli("conversations", str(storage.parent), "--exclude-user-local")  # the checkout's own
+    assert isinstance(responses(shared)[0]["content"], list)
+    result = run_cli("check", "project", "--no-tools", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr  # the user-local one is legacy

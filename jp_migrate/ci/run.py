@@ -70,6 +70,7 @@ def store_dry_run(config: CheckConfig, root: Path) -> list[StoreFile]:
         encoding=config.encoding,
         rules=tuple(config.rules),
         exclude_archived=config.exclude_archived,
+        user_local=False,  # a gate judges the checkout, never a machine's own JP data
         jobs=config.jobs,
     )
     hint = " (set `store = false` in the config, or pass --no-store, to skip the store)"

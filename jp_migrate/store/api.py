@@ -34,6 +34,7 @@ class StoreOptions:
     encoding: Literal["auto", "base64", "plain"] = "auto"
     rules: Sequence[str | Path] = ()  # store rule ids, or directories of rule files
     exclude_archived: bool = False
+    user_local: bool = True  # a workspace PATH includes JP's user-local storage of it
     backup: bool = True
     jobs: int = 1
     shard: tuple[int, int] | str | None = None  # (K, N) or "K/N", K in 1..N
@@ -122,6 +123,7 @@ def run_stores(
         [Path(p) for p in paths],
         exclude_archived=options.exclude_archived,
         shard=parse_shard(options.shard),
+        user_local=options.user_local,
     )
     run_id = manifest.new_run_id() if options.writes else None
     mode: Mode = "check" if options.check else "write" if options.writes else "dry-run"

@@ -21,6 +21,13 @@ from jp_migrate.contract.report import Report, StoreFile
 from jp_migrate.store.api import Progress, StoreOptions, run_stores
 from jp_migrate.store.rollback import RollbackOptions, rollback_stores
 
+USER_LOCAL_OPTION = click.option(
+    "--exclude-user-local",
+    is_flag=True,
+    help="For a workspace PATH, leave out JP's user-local storage of it "
+    "(<data>/jp/workspace/<name>-<id>/conversations/).",
+)
+
 PROGRESS_MIN = 20  # conversations; shorter runs finish before a bar is worth drawing
 
 
@@ -181,6 +188,7 @@ def _finish(
 @click.option(
     "--exclude-archived", is_flag=True, help="Skip conversations under conversations/.archive/."
 )
+@USER_LOCAL_OPTION
 @jobs_option("Conversations processed in parallel.")
 @click.option(
     "--shard",
@@ -202,6 +210,7 @@ def conversations(
     rule_dirs: tuple[Path, ...],
     rule_ids: tuple[str, ...],
     exclude_archived: bool,
+    exclude_user_local: bool,
     jobs: int,
     shard: str | None,
     reports: tuple[str, ...],
@@ -209,8 +218,8 @@ def conversations(
 ) -> int:
     """Migrate every legacy tool_call_response in the conversation stores under PATH... to content blocks.
 
-    PATH is a workspace (with .jp/), a storage root (with conversations/) or one
-    conversation directory. Originals are kept under <root>/.jp-migrate/ unless
+    PATH is a workspace (with .jp/; JP's user-local storage of it included), a
+    storage root (with conversations/) or one conversation directory. Originals are kept under <root>/.jp-migrate/ unless
     --no-backup; undo with `jp-migrate rollback PATH`.
 
     Exit codes: 0 done or nothing to do, 1 --check would change / --verify found
@@ -230,6 +239,7 @@ def conversations(
         encoding=encoding,  # type: ignore[arg-type]
         rules=(*rule_dirs, *rule_ids),
         exclude_archived=exclude_archived,
+        user_local=not exclude_user_local,
         backup=not no_backup,
         jobs=jobs,
         shard=shard,
@@ -269,12 +279,14 @@ def conversations(
     is_flag=True,
     help="Convert migrated events back to legacy where no backup exists.",
 )
+@USER_LOCAL_OPTION
 @report_option
 def rollback(
     paths: tuple[Path, ...],
     run_id: str | None,
     force: bool,
     downgrade: bool,
+    exclude_user_local: bool,
     reports: tuple[str, ...],
 ) -> int:
     """Restore, byte for byte, the files a `conversations` run changed under PATH...
@@ -287,7 +299,10 @@ def rollback(
     for spec in reports:
         parse_spec(spec)
     result = rollback_stores(
-        list(paths), RollbackOptions(run=run_id, force=force, downgrade=downgrade)
+        list(paths),
+        RollbackOptions(
+            run=run_id, force=force, downgrade=downgrade, user_local=not exclude_user_local
+        ),
     )
     code = exit_code(result.files)
     for f in result.files:

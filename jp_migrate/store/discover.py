@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store.userlocal import lock_roots
+from jp_migrate.store.userlocal import lock_roots, user_dirs, workspace_storages
 
 CONVERSATIONS = "conversations"
 ARCHIVE = ".archive"
@@ -40,10 +40,13 @@ class StorageRoot:
         """The directories whose `locks/` a `jp` may lock these conversations in (see userlocal)."""
         return lock_roots(self.path)
 
-    @property
+    @cached_property
     def workspace(self) -> Path | None:
-        """The workspace root (for file URIs) when this is a workspace's `.jp/`."""
-        return Path(os.path.abspath(self.path.parent)) if self.path.name == ".jp" else None
+        """The workspace root (for file URIs): a `.jp/`'s parent, or a user-local directory's checkout."""
+        if self.path.name == ".jp":
+            return Path(os.path.abspath(self.path.parent))
+        storages = workspace_storages(self.path)  # empty unless a JP user-local directory
+        return Path(os.path.abspath(storages[0].parent)) if storages else None
 
 
 @dataclass(frozen=True)
@@ -168,27 +171,69 @@ def _entries(root: StorageRoot, archived: bool) -> Iterator[tuple[Conversation, 
         yield Conversation(root, name, archived), is_symlink
 
 
+def user_local_roots(path: Path) -> list[StorageRoot]:
+    """For a workspace PATH (a directory with `.jp/`): JP's user-local storage roots of it.
+
+    A workspace's `jp` keeps some conversations there (`conversation.user`), in a
+    `conversations/` of the same layout; they belong to the workspace as much as
+    those in `.jp/` do.
+    """
+    if not (path / ".jp").is_dir():
+        return []
+    return [
+        StorageRoot(directory, str(directory))
+        for directory in user_dirs(path / ".jp")
+        if (directory / CONVERSATIONS).is_dir()
+    ]
+
+
+def resolve_all(path: Path, *, user_local: bool = True) -> list[tuple[StorageRoot, str | None]]:
+    """`resolve`, plus a workspace's user-local storage roots (all their conversations)."""
+    root, only = resolve(path)
+    extra = user_local_roots(path) if user_local and only is None else []
+    return [(root, only), *((user, None) for user in extra)]
+
+
 def discover(
-    paths: Sequence[Path], *, exclude_archived: bool = False, shard: tuple[int, int] | None = None
+    paths: Sequence[Path],
+    *,
+    exclude_archived: bool = False,
+    shard: tuple[int, int] | None = None,
+    user_local: bool = True,
 ) -> list[Found]:
-    """Every conversation under PATHs, once each, in a stable order."""
+    """Every conversation under PATHs, once each, in a stable order.
+
+    A workspace PATH includes its user-local storage (see `user_local_roots`)
+    unless `user_local` is False.
+    """
     found: dict[str, Found] = {}
     for path in paths:
-        root, only = resolve(path)
-        if only is not None:
-            archived = path.parent.name == ARCHIVE
-            candidates: Iterator[tuple[Conversation, bool]] = iter(
-                [(Conversation(root, only, archived), path.is_symlink())]
-            )
-        else:
-            candidates = _entries(root, False)
-            if not exclude_archived:
-                candidates = itertools.chain(candidates, _entries(root, True))
-        real_root = os.path.realpath(root.path)
-        for conversation, is_symlink in candidates:
-            if not in_shard(conversation.name, shard):
-                continue
-            key = real_root + "\0" + conversation.relative
-            if key not in found:
-                found[key] = _classify(conversation, is_symlink)
+        for root, only in resolve_all(path, user_local=user_local):
+            _collect(found, path, root, only, exclude_archived, shard)
     return list(found.values())
+
+
+def _collect(
+    found: dict[str, Found],
+    path: Path,
+    root: StorageRoot,
+    only: str | None,
+    exclude_archived: bool,
+    shard: tuple[int, int] | None,
+) -> None:
+    if only is not None:
+        archived = path.parent.name == ARCHIVE
+        candidates: Iterator[tuple[Conversation, bool]] = iter(
+            [(Conversation(root, only, archived), path.is_symlink())]
+        )
+    else:
+        candidates = _entries(root, False)
+        if not exclude_archived:
+            candidates = itertools.chain(candidates, _entries(root, True))
+    real_root = os.path.realpath(root.path)
+    for conversation, is_symlink in candidates:
+        if not in_shard(conversation.name, shard):
+            continue
+        key = real_root + "\0" + conversation.relative
+        if key not in found:
+            found[key] = _classify(conversation, is_symlink)

@@ -18,7 +18,7 @@ from jp_migrate.contract.report import StoreFile
 from jp_migrate.convert.events import downgrade_response, is_migrated
 from jp_migrate.errors import ContractError, JpMigrateError
 from jp_migrate.store import canonical, manifest
-from jp_migrate.store.discover import Conversation, StorageRoot, discover
+from jp_migrate.store.discover import Conversation, StorageRoot, discover, resolve_all
 from jp_migrate.store.load import read_events
 from jp_migrate.store.lock import ConversationLocked, conversation_lock
 from jp_migrate.store.write import atomic_write, is_read_only, restore
@@ -29,6 +29,7 @@ class RollbackOptions:
     run: str | None = None  # default: the newest run not yet rolled back
     force: bool = False
     downgrade: bool = False
+    user_local: bool = True  # a workspace PATH includes JP's user-local storage of it
 
 
 @dataclass
@@ -160,7 +161,7 @@ def _conversation_for(root: StorageRoot, relative: str) -> Conversation:
 
 def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
     """Roll back the chosen run in every storage root under `paths` (restricted to the conversations named)."""
-    found = discover(paths)
+    found = discover(paths, user_local=options.user_local)
     by_root: dict[str, tuple[StorageRoot, set[str]]] = {}
     for item in found:
         conversation = item if isinstance(item, Conversation) else item.conversation
@@ -170,10 +171,8 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
         entry[1].add(conversation.relative)
     if not by_root:
         for path in paths:
-            from jp_migrate.store.discover import resolve
-
-            root, _ = resolve(path)
-            by_root.setdefault(os.path.realpath(root.path), (root, set()))
+            for root, _ in resolve_all(path, user_local=options.user_local):
+                by_root.setdefault(os.path.realpath(root.path), (root, set()))
     files: list[StoreFile] = []
     rolled: list[str] = []
     for root, wanted in by_root.values():
