@@ -8,6 +8,8 @@ import importlib.util
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -127,3 +129,24 @@ def generated_store(
         seed=seed,
         archived=3,
     )
+
+
+JP_TRY_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+try:
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+except BlockingIOError:
+    print("locked")
+else:
+    print("acquired")
+"""
+
+
+def jp_try_lock(path: Path) -> str:
+    """What a `jp` starting now gets for this lock file (`jp_storage::lock`: open, flock
+    LOCK_EX|LOCK_NB), from a process of its own: "locked" or "acquired"."""
+    done = subprocess.run(
+        [sys.executable, "-c", JP_TRY_LOCK, str(path)], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()

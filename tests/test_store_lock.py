@@ -13,20 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from store_support import jp_try_lock
 
 from jp_migrate.store import lock
 from jp_migrate.store.lock import ConversationLocked, HeldLock, lock_path
-
-JP_TRY_LOCK = """
-import fcntl, os, sys
-fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
-try:
-    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-except BlockingIOError:
-    print("locked")
-else:
-    print("acquired")
-"""
 
 JP_HOLD_LOCK = """
 import fcntl, os, sys, time
@@ -35,14 +25,6 @@ fcntl.flock(fd, fcntl.LOCK_EX)
 print("held", flush=True)
 time.sleep(30)
 """
-
-
-def jp_try_lock(path: Path) -> str:
-    """What a `jp` starting now gets for this lock file (from a process of its own)."""
-    done = subprocess.run(
-        [sys.executable, "-c", JP_TRY_LOCK, str(path)], capture_output=True, text=True, check=True
-    )
-    return done.stdout.strip()
 
 
 def test_held_conversations_are_locked_for_jp_and_released_after(tmp_path: Path) -> None:

@@ -53,20 +53,33 @@ def _lock_file(root: StrPath, conversation_id: str) -> str:
     return os.path.join(root, LOCKS_DIR, f"{conversation_id}.lock")
 
 
+def _probe(path: str) -> int | None:
+    """Open `path` and try its lock: the descriptor now holding it, or None when another holds it.
+
+    Raises OSError when the file cannot be opened.
+    """
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def is_locked(roots: StrPath | tuple[StrPath, ...], conversation_id: str) -> bool:
     """Probe without creating anything (dry runs write nothing); any of `roots`' `locks/` held."""
     for root in roots if isinstance(roots, tuple) else (roots,):
-        path = _lock_file(root, conversation_id)
         try:
-            fd = os.open(path, os.O_RDONLY)
+            fd = _probe(_lock_file(root, conversation_id))
         except OSError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            continue  # no lock file there
+        if fd is None:
             return True
-        finally:
-            os.close(fd)  # closing releases a lock we may have taken
+        os.close(fd)  # closing releases the lock we took
     return False
 
 
@@ -115,11 +128,12 @@ def _sweep(directory: str) -> None:
             continue
         path = os.path.join(directory, name)
         try:
-            fd = os.open(path, os.O_RDONLY)
+            fd = _probe(path)
         except OSError:
             continue
+        if fd is None:  # a live run's
+            continue
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             unlink(path)  # still locked by us while unlinking
         except OSError:
             pass
