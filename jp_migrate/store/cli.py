@@ -219,8 +219,9 @@ def conversations(
     """Migrate every legacy tool_call_response in the conversation stores under PATH... to content blocks.
 
     PATH is a workspace (with .jp/; JP's user-local storage of it included), a
-    storage root (with conversations/) or one conversation directory. Originals are kept under <root>/.jp-migrate/ unless
-    --no-backup; undo with `jp-migrate rollback PATH`.
+    storage root (with conversations/) or one conversation directory. Originals
+    are kept under <root>/.jp-migrate/ unless --no-backup; undo with
+    `jp-migrate rollback PATH`.
 
     Exit codes: 0 done or nothing to do, 1 --check would change / --verify found
     a problem, 2 a file or PATH could not be handled (the rest was still done).

@@ -53,33 +53,27 @@ def _lock_file(root: StrPath, conversation_id: str) -> str:
     return os.path.join(root, LOCKS_DIR, f"{conversation_id}.lock")
 
 
-def _probe(path: str) -> int | None:
-    """Open `path` and try its lock: the descriptor now holding it, or None when another holds it.
-
-    Raises OSError when the file cannot be opened.
-    """
-    fd = os.open(path, os.O_RDONLY)
+def _try_lock(fd: int) -> bool:
+    """Take the exclusive lock of an open file if nobody holds it; False when another does."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        os.close(fd)
-        return None
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+        return False
+    return True
 
 
 def is_locked(roots: StrPath | tuple[StrPath, ...], conversation_id: str) -> bool:
     """Probe without creating anything (dry runs write nothing); any of `roots`' `locks/` held."""
     for root in roots if isinstance(roots, tuple) else (roots,):
         try:
-            fd = _probe(_lock_file(root, conversation_id))
+            fd = os.open(_lock_file(root, conversation_id), os.O_RDONLY)
         except OSError:
             continue  # no lock file there
-        if fd is None:
-            return True
-        os.close(fd)  # closing releases the lock we took
+        try:
+            if not _try_lock(fd):
+                return True
+        finally:
+            os.close(fd)  # closing releases a lock we took
     return False
 
 
@@ -128,13 +122,12 @@ def _sweep(directory: str) -> None:
             continue
         path = os.path.join(directory, name)
         try:
-            fd = _probe(path)
+            fd = os.open(path, os.O_RDONLY)
         except OSError:
             continue
-        if fd is None:  # a live run's
-            continue
         try:
-            unlink(path)  # still locked by us while unlinking
+            if _try_lock(fd):  # else a live run's
+                unlink(path)  # still locked by us while unlinking
         except OSError:
             pass
         finally:
