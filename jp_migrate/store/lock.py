@@ -296,7 +296,6 @@ class HeldLock:
         except BaseException:
             self.release()
             raise
-        self.path = self._locks[-1].path
 
     def release(self) -> None:
         while self._locks:
