@@ -36,8 +36,6 @@ def test_held_conversations_are_locked_for_jp_and_released_after(tmp_path: Path)
         )  # one anchor inode, linked under each name: no file created per lock
         for i in range(3):
             assert jp_try_lock(lock_path(tmp_path, f"1760000000{i}")) == "locked"
-        with pytest.raises(ConversationLocked):  # the same conversation twice in one run
-            HeldLock(tmp_path, "17600000001")
     finally:
         for h in held:
             h.release()
@@ -45,6 +43,24 @@ def test_held_conversations_are_locked_for_jp_and_released_after(tmp_path: Path)
     assert jp_try_lock(lock_path(tmp_path, "17600000000")) == "acquired"
     lock.release_anchors()
     assert os.listdir(tmp_path / "locks") == ["17600000000.lock"]  # jp_try_lock's own file
+
+
+def test_the_copies_of_one_conversation_share_its_lock(tmp_path: Path) -> None:
+    """A workspace copy and its user-local copy (one id): the second shares the lock the first holds.
+
+    The lock stays held, for a jp, until the last copy lets go of it.
+    """
+    path = lock_path(tmp_path, "17600000030")
+    first = HeldLock(tmp_path, "17600000030")
+    second = HeldLock(tmp_path, "17600000030")  # no ConversationLocked: the lock is ours
+    try:
+        first.release()
+        assert jp_try_lock(path) == "locked"
+    finally:
+        second.release()
+    assert not path.exists()
+    assert jp_try_lock(path) == "acquired"
+    lock.release_anchors()
 
 
 def test_locks_dir_removed_between_runs_still_links_the_anchor(tmp_path: Path) -> None:

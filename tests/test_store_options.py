@@ -72,6 +72,20 @@ def test_archived_conversations_are_included_unless_excluded(tmp_path: Path) -> 
     assert isinstance(responses(archived)[0]["content"], list)
 
 
+def test_conversations_jp_set_aside_in_its_trash_are_left_alone(tmp_path: Path) -> None:
+    """JP's sanitizer moves a conversation that fails its checks to `conversations/.trash/`."""
+    root = tmp_path / "s"
+    live = write_conversation(root, "17000000001-live", legacy_events())
+    trashed = root / "conversations" / ".trash" / "17000000003-bad" / "events.json"
+    trashed.parent.mkdir(parents=True)
+    trashed.write_text(json.dumps(legacy_events(), indent=2) + "\n", "utf-8")  # no metadata.json
+    before = trashed.read_bytes()
+    result = run_cli("conversations", str(root), "--report", "json")
+    assert result.returncode == 0, result.stderr
+    assert [f["path"] for f in json.loads(result.stdout)["store"]] == [str(live)]
+    assert trashed.read_bytes() == before
+
+
 def test_path_kinds_workspace_root_and_one_conversation(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     a = write_conversation(workspace / ".jp", "17000000001-a", legacy_events())
@@ -102,7 +116,7 @@ def test_shards_partition_the_store_stably(tmp_path: Path) -> None:
     ]
     assert sorted(n for s in shards for n in s) == names  # every conversation in exactly one shard
     assert all(shards)
-    assert all(in_shard(n, (k + 1, 3)) for k, s in enumerate(shards) for n in s)
+    assert all(in_shard(n.split("-")[0], (k + 1, 3)) for k, s in enumerate(shards) for n in s)
     with pytest.raises(JpMigrateError):
         migrate_stores([store], StoreOptions(shard="4/3"))
     bad = run_cli("conversations", str(store), "--shard", "0/2")

@@ -83,6 +83,25 @@ def _slice(args: tuple[list[Conversation], Settings, bool]) -> list[Result]:
     return list(_results(conversations, settings, verify))
 
 
+def _slices(conversations: list[Conversation], size: int) -> list[list[Conversation]]:
+    """Work for `--jobs` workers, about `size` conversations each.
+
+    The copies of one conversation (the same id in a workspace's `.jp/` and in
+    its user-local storage, JP's RFD 031) go to the same worker: they share one
+    lock, which a worker takes once for both, where two workers would each find
+    it held by the other.
+    """
+    by_id: dict[str, list[Conversation]] = {}
+    for conversation in conversations:
+        by_id.setdefault(conversation.id, []).append(conversation)
+    slices: list[list[Conversation]] = [[]]
+    for copies in by_id.values():
+        if len(slices[-1]) >= size:
+            slices.append([])
+        slices[-1].extend(copies)
+    return [part for part in slices if part]
+
+
 def _run_all(
     conversations: list[Conversation],
     settings: Settings,
@@ -100,7 +119,7 @@ def _run_all(
                 progress(done, total)
         return
     size = max(1, min(64, total // (jobs * 4)))
-    slices = [(conversations[i : i + size], settings, verify) for i in range(0, total, size)]
+    slices = [(part, settings, verify) for part in _slices(conversations, size)]
     context = multiprocessing.get_context("fork")
     with context.Pool(min(jobs, len(slices))) as pool:
         for results in pool.imap_unordered(_slice, slices):

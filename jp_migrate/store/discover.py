@@ -128,12 +128,17 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     )
 
 
-def in_shard(name: str, shard: tuple[int, int] | None) -> bool:
-    """Stable: CRC-32 of the directory name, so every machine picks the same subset."""
+def in_shard(conversation_id: str, shard: tuple[int, int] | None) -> bool:
+    """Stable: CRC-32 of the conversation id, so every machine picks the same subset.
+
+    By the id, not the whole directory name: the copies of one conversation in
+    a workspace and in its user-local storage share a lock, so they belong to
+    the same shard (two shards run at once would each find it held).
+    """
     if shard is None:
         return True
     index, count = shard
-    return zlib.crc32(name.encode("utf-8")) % count == index - 1
+    return zlib.crc32(conversation_id.encode("utf-8")) % count == index - 1
 
 
 def _classify(conversation: Conversation, is_symlink: bool) -> Found:
@@ -167,7 +172,7 @@ def _entries(root: StorageRoot, archived: bool) -> Iterator[tuple[Conversation, 
         raise JpMigrateError(f"{base}: cannot list: {exc.strerror or exc}") from None
     for name, is_symlink in entries:
         if name.startswith("."):
-            continue  # `.archive` itself, and nothing of ours ever lives here
+            continue  # `.archive` itself, JP's `.trash` (conversations it set aside); nothing of ours
         yield Conversation(root, name, archived), is_symlink
 
 
@@ -232,7 +237,7 @@ def _collect(
             candidates = itertools.chain(candidates, _entries(root, True))
     real_root = os.path.realpath(root.path)
     for conversation, is_symlink in candidates:
-        if not in_shard(conversation.name, shard):
+        if not in_shard(conversation.id, shard):
             continue
         key = real_root + "\0" + conversation.relative
         if key not in found:

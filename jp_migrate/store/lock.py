@@ -30,6 +30,7 @@ from __future__ import annotations
 import atexit
 import fcntl
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -279,27 +280,54 @@ class _Lock:
             self.fd = None
 
 
+# Lock files this process holds → (the lock, how many HeldLocks share it). One conversation
+# can have two copies (a workspace's `.jp/` and its user-local copy, JP's RFD 031), and both
+# are guarded by the one lock of its id: the second copy shares the lock the first holds.
+_HELD: dict[tuple[int, str], tuple[_Lock, int]] = {}
+_HELD_GUARD = threading.Lock()  # HeldLock.release runs on the committer's threads
+
+
+def _hold(path: str) -> str:
+    with _HELD_GUARD:
+        key = (os.getpid(), path)  # a forked worker holds none of its parent's locks
+        lock, count = _HELD.get(key) or (_Lock(path), 0)
+        _HELD[key] = (lock, count + 1)
+    return path
+
+
+def _unhold(path: str) -> None:
+    with _HELD_GUARD:
+        key = (os.getpid(), path)
+        lock, count = _HELD.pop(key)
+        if count > 1:
+            _HELD[key] = (lock, count - 1)
+        else:
+            lock.release()
+
+
 class HeldLock:
     """An acquired conversation lock; `release()` may run on another thread (the committer's).
 
     `roots` are the directories whose `locks/` JP may use for this conversation
     (`userlocal.lock_roots`: the user-local one first, as JP prefers it). The lock
     is held in every one of them, so a `jp` finds it held whichever it opens; it
-    is taken in none when another process holds any of them.
+    is taken in none when another process holds any of them. Within this process
+    it is shared: a second HeldLock of the same conversation (its other copy)
+    counts on the first, and the lock goes with the last release.
     """
 
     def __init__(self, roots: StrPath | tuple[StrPath, ...], conversation_id: str) -> None:
-        self._locks: list[_Lock] = []
+        self._paths: list[str] = []
         try:
             for root in roots if isinstance(roots, tuple) else (roots,):
-                self._locks.append(_Lock(_lock_file(root, conversation_id)))
+                self._paths.append(_hold(_lock_file(root, conversation_id)))
         except BaseException:
             self.release()
             raise
 
     def release(self) -> None:
-        while self._locks:
-            self._locks.pop().release()
+        while self._paths:
+            _unhold(self._paths.pop())
 
 
 @contextmanager
