@@ -178,8 +178,6 @@ def test_the_migrator_holds_the_lock_in_user_storage_and_in_the_root(
         # JP opens the user-local lock if it exists, else the root's: both are held
         assert jp_try_lock(lock_path(user, conversation_id)) == "locked"
         assert jp_try_lock(lock_path(storage, conversation_id)) == "locked"
-        with pytest.raises(ConversationLocked):
-            HeldLock(roots, conversation_id)
     finally:
         held.release()
     lock.release_anchors()
@@ -271,3 +269,81 @@ def test_the_ci_gate_judges_the_checkout_only(tmp_path: Path, jp_data_home: Path
     assert isinstance(responses(shared)[0]["content"], list)
     result = run_cli("check", "project", "--no-tools", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr  # the user-local one is legacy
+
+
+# --- one conversation, two copies (JP's RFD 031: a durable user-local copy and its workspace projection)
+
+
+def _projected(
+    tmp_path: Path, data: Path, count: int = 3, *, local_slug: str = "projected"
+) -> tuple[Path, list[tuple[Path, Path]]]:
+    """A workspace whose conversations are each in `.jp/` and in its user-local storage.
+
+    The directory is `<id>-<slug of the title>`; `local_slug` other than the
+    workspace copy's is a title changed in one copy only.
+    """
+    storage, user = workspace(tmp_path, data)
+    pairs = []
+    for i in range(count):
+        events = legacy_events(text=f"copy {i}")
+        pairs.append(
+            (
+                write_conversation(storage, f"1700000010{i}-projected", events),
+                write_conversation(user, f"1700000010{i}-{local_slug}", events),
+            )
+        )
+    return storage.parent, pairs
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_both_copies_of_a_conversation_are_migrated_in_one_run(
+    tmp_path: Path, jp_data_home: Path, jobs: str
+) -> None:
+    """The second copy shares the lock the first holds; it is not "locked by a running jp"."""
+    checkout, pairs = _projected(tmp_path, jp_data_home, count=6)
+    before = {p: p.read_bytes() for pair in pairs for p in pair}
+    result = run_cli("conversations", str(checkout), "--jobs", jobs)
+    assert result.returncode == 0, result.stderr
+    assert "locked" not in result.stderr
+    for path in before:
+        assert isinstance(responses(path)[0]["content"], list)
+    assert run_cli("rollback", str(checkout)).returncode == 0
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_the_copies_of_a_conversation_fall_in_the_same_shard(
+    tmp_path: Path, jp_data_home: Path
+) -> None:
+    checkout, pairs = _projected(tmp_path, jp_data_home, count=6, local_slug="renamed")
+    seen: list[str] = []
+    for k in ("1/2", "2/2"):  # a job array: both shards may run at once
+        result = run_cli(
+            "conversations", str(checkout), "--check", "--shard", k, "--report", "json"
+        )
+        report = json.loads(result.stdout)["store"]
+        ids = [Path(f["path"]).parent.name.split("-")[0] for f in report]
+        assert ids and all(ids.count(i) == 2 for i in ids)  # both copies, or neither
+        seen += ids
+    assert sorted(seen) == sorted(p.parent.name.split("-")[0] for pair in pairs for p in pair)
+
+
+def test_a_migrated_file_keeps_its_modification_time(tmp_path: Path, jp_data_home: Path) -> None:
+    """JP loads whichever copy's stream is newer by mtime (RFD 031): a migration must not change which.
+
+    Here the user-local copy is the newer one (a jp killed between its two
+    writes left the workspace copy stale); migrating the workspace copy alone
+    must not make the stale copy the one JP loads.
+    """
+    checkout, pairs = _projected(tmp_path, jp_data_home, count=1)
+    stale, durable = pairs[0]
+    os.utime(stale, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    os.utime(durable, ns=(1_700_000_100_000_000_000, 1_700_000_100_000_000_000))
+    for args in (["--exclude-user-local"], ["--no-backup"]):
+        assert run_cli("conversations", str(checkout), *args).returncode == 0
+        assert stale.stat().st_mtime_ns == 1_700_000_000_000_000_000
+        assert durable.stat().st_mtime_ns == 1_700_000_100_000_000_000
+    assert isinstance(responses(stale)[0]["content"], list)
+    assert isinstance(responses(durable)[0]["content"], list)
+    assert run_cli("rollback", str(checkout), "--downgrade").returncode == 0  # the no-backup run
+    assert isinstance(responses(durable)[0]["content"], str)
+    assert durable.stat().st_mtime_ns == 1_700_000_100_000_000_000

@@ -24,6 +24,7 @@ class EventsFile:
     raw: bytes
     events: list[Any]
     mode: int = 0o644  # st_mode of the file read, from the same descriptor
+    times: tuple[int, int] | None = None  # its (st_atime_ns, st_mtime_ns), kept by a rewrite
 
     @property
     def sha256(self) -> str:
@@ -55,8 +56,8 @@ def parse_events(raw: bytes, *, source: str) -> list[Any]:
     return value
 
 
-def _read(path: str | os.PathLike[str]) -> tuple[bytes, int]:
-    """The file's bytes and st_mode, from one descriptor: open, fstat, read (usually once), close."""
+def _read(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
+    """The file's bytes and stat, from one descriptor: open, fstat, read (usually once), close."""
     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
         info = os.fstat(fd)
@@ -67,14 +68,15 @@ def _read(path: str | os.PathLike[str]) -> tuple[bytes, int]:
             while chunk := os.read(fd, 1 << 20):
                 chunks.append(chunk)
             raw = b"".join(chunks)
-        return raw, info.st_mode
+        return raw, info
     finally:
         os.close(fd)
 
 
 def read_events(path: str | os.PathLike[str], *, source: str) -> EventsFile:
     try:
-        raw, mode = _read(path)
+        raw, info = _read(path)
     except OSError as exc:
         raise ContractError(f"cannot read: {exc.strerror or exc}", source=source) from None
-    return EventsFile(raw, parse_events(raw, source=source), mode)
+    times = (info.st_atime_ns, info.st_mtime_ns)
+    return EventsFile(raw, parse_events(raw, source=source), info.st_mode, times)

@@ -265,7 +265,7 @@ def _convert(
             file.model_copy(update={"sha256_before": sha_before, "sha256_after": sha_after})
         )
     spare = _take_spare(conversation.root.fspath, len(data)) if not settings.backup else None
-    tmp, fd = write_temp(target, data, loaded.mode, spare=spare)
+    tmp, fd = write_temp(target, data, loaded.mode, spare=spare, times=loaded.times)
     return Pending(
         conversation, settings, lock, tmp, fd, loaded.raw, data, file, size_before=len(loaded.raw)
     )

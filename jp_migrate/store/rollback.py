@@ -73,7 +73,7 @@ def _downgrade_file(conversation: Conversation) -> StoreFile:
     if is_read_only(conversation.events):
         return StoreFile(**base, status="error", message="read-only file: left untouched")
     data = canonical.rewrite(loaded.raw, loaded.events, replaced)
-    atomic_write(conversation.events, data)
+    atomic_write(conversation.events, data, times=loaded.times)
     return StoreFile(
         **base,
         status="migrated",

@@ -62,8 +62,18 @@ def fsync_dir(directory: StrPath) -> None:
         os.close(fd)
 
 
-def atomic_write(target: StrPath, data: bytes, *, backup: StrPath | None = None) -> None:
-    """Replace `target` with `data`; readers see the old file or the new one, never a mix."""
+def atomic_write(
+    target: StrPath,
+    data: bytes,
+    *,
+    backup: StrPath | None = None,
+    times: tuple[int, int] | None = None,
+) -> None:
+    """Replace `target` with `data`; readers see the old file or the new one, never a mix.
+
+    `times` (atime, mtime in ns) are given to the new file before it takes the
+    target's place (see `write_temp`).
+    """
     tmp = temp_path(target)
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)
@@ -75,6 +85,8 @@ def atomic_write(target: StrPath, data: bytes, *, backup: StrPath | None = None)
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
+            if times is not None:
+                os.utime(fd, ns=times)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -147,12 +159,21 @@ def _unopened(fd: int) -> bool:
     return True
 
 
-def write_temp(target: str, data: bytes, mode: int, *, spare: str | None = None) -> tuple[str, int]:
+def write_temp(
+    target: str,
+    data: bytes,
+    mode: int,
+    *,
+    spare: str | None = None,
+    times: tuple[int, int] | None = None,
+) -> tuple[str, int]:
     """Write `data` beside `target` (permissions `mode`); return the temporary path and its open descriptor.
 
     `spare`, a file of ours on the same filesystem that is no longer needed, is
     reused as the temporary (its old bytes overwritten and cut to length). The
     caller fsyncs and renames (`commit`), possibly after a batch of others.
+    `times` (atime, mtime in ns) are set on it last, so the file that takes the
+    target's place carries them from the start.
     """
     tmp = temp_path(target)
     reused = _reuse(spare, tmp, mode) if spare is not None else None
@@ -169,6 +190,8 @@ def write_temp(target: str, data: bytes, mode: int, *, spare: str | None = None)
             view = view[n:]
         if old_size > len(data):  # a reused spare that was longer
             os.ftruncate(fd, len(data))
+        if times is not None:
+            os.utime(fd, ns=times)
     except BaseException:
         os.close(fd)
         unlink(tmp)
