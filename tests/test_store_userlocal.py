@@ -21,7 +21,7 @@ from conftest import run_cli
 from store_support import jp_try_lock, legacy_events, responses, write_conversation
 
 from jp_migrate.store import lock, userlocal
-from jp_migrate.store.discover import StorageRoot
+from jp_migrate.store.discover import StorageRoot, user_local_roots
 from jp_migrate.store.lock import ConversationLocked, HeldLock, lock_path
 
 WS_ID = "t8k2q"
@@ -260,6 +260,20 @@ def test_a_user_dir_given_as_path_knows_its_workspace(tmp_path: Path, jp_data_ho
     assert StorageRoot(user, str(user)).workspace == storage.parent  # for file URIs
     assert run_cli("conversations", str(user)).returncode == 0
     assert isinstance(responses(local)[0]["content"], list)
+
+
+def test_user_storage_found_from_a_workspace_belongs_to_that_checkout(
+    tmp_path: Path, jp_data_home: Path
+) -> None:
+    """For file URIs of its conversations (store-file-resource): the workspace named, no registry needed."""
+    storage, user, _, _ = _two_roots(tmp_path, jp_data_home)
+    roots = user_local_roots(storage.parent)
+    assert [r.path for r in roots] == [user]
+    assert roots[0].workspace == storage.parent
+    assert roots[0].lock_roots == (str(user), str(storage))  # as for the `.jp/` copies
+    (tmp_path / "alias").symlink_to(storage.parent)
+    alias = StorageRoot(tmp_path / "alias" / ".jp", "alias/.jp")
+    assert alias.lock_roots == (str(user), str(storage))  # one lock file, one name
 
 
 def test_the_ci_gate_judges_the_checkout_only(tmp_path: Path, jp_data_home: Path) -> None:

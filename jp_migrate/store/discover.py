@@ -29,6 +29,7 @@ LEGACY_MESSAGES = "messages.json"
 class StorageRoot:
     path: Path  # the directory holding `conversations/` (a workspace's `.jp/`, or user storage)
     shown: str  # how the user named it, for report paths
+    checkout: Path | None = None  # for user storage found from a workspace PATH: that workspace
 
     @cached_property
     def fspath(self) -> str:
@@ -37,12 +38,26 @@ class StorageRoot:
 
     @cached_property
     def lock_roots(self) -> tuple[str, ...]:
-        """The directories whose `locks/` a `jp` may lock these conversations in (see userlocal)."""
-        return lock_roots(self.path)
+        """The directories whose `locks/` a `jp` may lock these conversations in (see userlocal).
+
+        Real paths, once each: the one lock file named twice would be taken twice,
+        and the second time found held (by us).
+        """
+        roots = list(lock_roots(self.path))
+        if self.checkout is not None:
+            roots.append(os.fspath(self.checkout / ".jp"))
+        return tuple(dict.fromkeys(os.path.realpath(root) for root in roots))
 
     @cached_property
     def workspace(self) -> Path | None:
-        """The workspace root (for file URIs): a `.jp/`'s parent, or a user-local directory's checkout."""
+        """The workspace root (for file URIs): a `.jp/`'s parent, or a user-local directory's checkout.
+
+        User storage found from a workspace PATH belongs to that checkout (JP's
+        worktrees of one workspace share it, RFD 031); named itself, its checkout
+        is looked up in its registry.
+        """
+        if self.checkout is not None:
+            return self.checkout
         if self.path.name == ".jp":
             return Path(os.path.abspath(self.path.parent))
         storages = workspace_storages(self.path)  # empty unless a JP user-local directory
@@ -185,8 +200,9 @@ def user_local_roots(path: Path) -> list[StorageRoot]:
     """
     if not (path / ".jp").is_dir():
         return []
+    checkout = Path(os.path.abspath(path))
     return [
-        StorageRoot(directory, str(directory))
+        StorageRoot(directory, str(directory), checkout)
         for directory in user_dirs(path / ".jp")
         if (directory / CONVERSATIONS).is_dir()
     ]
