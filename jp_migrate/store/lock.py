@@ -287,12 +287,11 @@ _HELD: dict[tuple[int, str], tuple[_Lock, int]] = {}
 _HELD_GUARD = threading.Lock()  # HeldLock.release runs on the committer's threads
 
 
-def _hold(path: str) -> str:
+def _hold(path: str) -> None:
     with _HELD_GUARD:
         key = (os.getpid(), path)  # a forked worker holds none of its parent's locks
         lock, count = _HELD.get(key) or (_Lock(path), 0)
         _HELD[key] = (lock, count + 1)
-    return path
 
 
 def _unhold(path: str) -> None:
@@ -320,7 +319,9 @@ class HeldLock:
         self._paths: list[str] = []
         try:
             for root in roots if isinstance(roots, tuple) else (roots,):
-                self._paths.append(_hold(_lock_file(root, conversation_id)))
+                path = _lock_file(root, conversation_id)
+                _hold(path)
+                self._paths.append(path)
         except BaseException:
             self.release()
             raise
