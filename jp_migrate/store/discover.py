@@ -194,9 +194,10 @@ def _entries(root: StorageRoot, archived: bool) -> Iterator[tuple[Conversation, 
 def user_local_roots(path: Path) -> list[StorageRoot]:
     """For a workspace PATH (a directory with `.jp/`): JP's user-local storage roots of it.
 
-    A workspace's `jp` keeps some conversations there (`conversation.user`), in a
-    `conversations/` of the same layout; they belong to the workspace as much as
-    those in `.jp/` do.
+    A workspace's `jp` keeps conversations there, in a `conversations/` of the
+    same layout: its local ones, and with JP's RFD 031 a durable copy of every
+    one in `.jp/` too. They belong to the workspace as much as those in `.jp/`
+    do, and the roots made here know that workspace (`checkout`).
     """
     if not (path / ".jp").is_dir():
         return []
