@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import io
 import os
-import shutil
+import stat
 import tokenize
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -47,16 +47,39 @@ def _read(path: Path) -> tuple[str, str]:
 
 
 def _write(path: Path, text: str, encoding: str) -> None:
-    """Atomically, in the file's encoding, keeping its permissions (a tool script stays executable)."""
+    """Atomically (temporary beside it, fsync, rename), in the file's encoding, keeping its mode and owner.
+
+    `path` is the real file (a symlink is written through, never replaced).
+    """
+    info = os.stat(path)
     tmp = path.with_name(f".{path.name}.jp-migrate.tmp")
     try:
         with open(tmp, "w", encoding=encoding, newline="") as handle:
             handle.write(text)
-        shutil.copymode(path, tmp)
+            handle.flush()
+            if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+                os.fchown(handle.fileno(), info.st_uid, info.st_gid)
+            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))  # a tool script stays executable
+            os.fsync(handle.fileno())
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _refusal(path: Path) -> str | None:
+    """Why a file that would change is left as it is, or None (what `_write` cannot keep)."""
+    info = os.stat(path)
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        return "read-only file: left untouched (make it writable to migrate it)"
+    if info.st_nlink > 1:
+        return (
+            f"hard-linked ({info.st_nlink} names): left untouched, a rewrite would "
+            "split it from its other names"
+        )
+    if info.st_uid != os.geteuid() and os.geteuid() != 0:
+        return f"owned by another user (uid {info.st_uid}): left untouched, a rewrite would take it over"
+    return None
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
@@ -83,12 +106,20 @@ def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
     writes = options.write and not options.diff
     result = migrate_source(source, generate=writes or options.diff)
     diff = None
+    real = Path(os.path.realpath(path))  # a symlink: its file is rewritten, the link kept
+    if result.status == "migrated":
+        try:
+            refused = _refusal(real)
+        except OSError as exc:
+            refused = f"cannot stat: {exc.strerror or exc}"
+        if refused is not None:
+            return ToolFile(path=shown, status="error", message=refused, sites=result.sites)
     if result.output is not None:
         if options.diff:
             diff = unified_diff(shown, source, result.output)
         if writes:
             try:
-                _write(path, result.output, encoding)
+                _write(real, result.output, encoding)
             except OSError as exc:
                 return ToolFile(
                     path=shown,

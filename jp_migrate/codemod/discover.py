@@ -49,7 +49,32 @@ def _read_ignore(directory: Path) -> pathspec.PathSpec | None:
         lines = path.read_text("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return _gitignore(lines)
+
+
+def _gitignore(lines: Sequence[str]) -> pathspec.PathSpec:
+    """A .gitignore's patterns; a line git cannot use (`!`, a trailing lone `\\`) matches nothing, as in git."""
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:  # pathspec's GitIgnorePatternError: drop just the bad lines
+        return pathspec.GitIgnoreSpec.from_lines([line for line in lines if _valid(line)])
+
+
+def _valid(pattern: str) -> bool:
+    try:
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except ValueError:
+        return False
+    return True
+
+
+def _excludes(patterns: Sequence[str]) -> pathspec.PathSpec | None:
+    if not patterns:
+        return None
+    for pattern in patterns:
+        if not _valid(pattern):
+            raise JpMigrateError(f"--exclude {pattern!r}: not a gitignore pattern")
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 class _Ignores:
@@ -89,7 +114,7 @@ def _chain(directory: Path) -> list[Path]:
 
 def discover(paths: Sequence[Path], exclude: Sequence[str] = ()) -> list[Path]:
     """Python files under `paths`, sorted and without duplicates; raises for a PATH that does not exist."""
-    excluded = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
+    excluded = _excludes(exclude)
     ignores = _Ignores()
     out: dict[Path, None] = {}
     for path in paths:

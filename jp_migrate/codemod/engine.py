@@ -7,6 +7,9 @@ precheck (substring) → parse → scan (one pass) → transforms decide → pos
 from __future__ import annotations
 
 import ast
+import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -41,9 +44,7 @@ def syntax_error(source: str, exc: cst.ParserSyntaxError | None = None) -> str |
     try:
         ast.parse(source)
     except SyntaxError as err:
-        return f"{err.lineno}:{err.offset or 0}: syntax error: {err.msg}"
-    except ValueError as err:  # null bytes
-        return f"1:1: syntax error: {err}"
+        return _described(err)
     if exc is None:
         return None
     first = (
@@ -66,12 +67,63 @@ def _sites(findings: list[Finding], spans: dict[int, tuple[int, int]]) -> list[S
     return sorted(sites, key=lambda s: (s.line, s.column, s.rule))
 
 
+DEEP_STACK = 512 * 1024 * 1024  # address space reserved for a deep file's thread, not memory used
+DEEP_RECURSION = 200_000
+
+
 def migrate_source(source: str, *, generate: bool = True, precheck: bool = True) -> SourceResult:
     """`generate=False` (for --check without --diff) decides everything but skips code generation.
 
     `precheck=False` parses even files the substring pre-check rules out (tests use it to
     show the pre-check never skips a real site).
+
+    libcst walks a tree recursively, a few frames per level: a long `+` chain or a
+    parenthesised run of hundreds of implicit string concatenations, which Python
+    itself compiles, goes past the default recursion limit. Such a file is done
+    again on a thread with a deep stack.
     """
+    if "\0" in source:  # libcst parses it, Python refuses to compile it
+        before = source[: source.index("\0")]
+        line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+        return SourceResult("error", message=f"{line}:{column}: syntax error: a null byte")
+    try:
+        return _migrate_source(source, generate, precheck)
+    except RecursionError:
+        pass
+    try:
+        return _on_deep_stack(lambda: _migrate_source(source, generate, precheck))
+    except RecursionError:
+        return SourceResult(
+            "error", message="nested too deeply for the codemod (libcst): left untouched"
+        )
+
+
+def _on_deep_stack(work: Callable[[], SourceResult]) -> SourceResult:
+    """`work()` on a thread with a large stack and recursion limit; its exception is re-raised here."""
+    outcome: list[SourceResult | BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            outcome.append(exc)
+
+    limit, stack = sys.getrecursionlimit(), threading.stack_size()
+    try:
+        sys.setrecursionlimit(max(limit, DEEP_RECURSION))
+        threading.stack_size(DEEP_STACK)
+        thread = threading.Thread(target=run, name="jp-migrate-deep")
+        thread.start()
+    finally:
+        threading.stack_size(stack)
+    thread.join()
+    sys.setrecursionlimit(limit)
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
+def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult:
     if file_is_skipped(source):
         return SourceResult("skipped", message="# jp-migrate: skip")
     if precheck and not may_contain_outcome(source):
@@ -107,9 +159,31 @@ def migrate_source(source: str, *, generate: bool = True, precheck: bool = True)
     if not generate:
         return SourceResult("migrated", sites)
     output = apply(module, findings).code
-    return SourceResult(
-        "migrated" if output != source else "unchanged", sites, output if output != source else None
-    )
+    if output == source:
+        return SourceResult("unchanged", sites)
+    broken = compile_error(output)
+    if broken is not None:  # a case the transforms got wrong: never written
+        original = compile_error(source)
+        message = (
+            f"{original} (Python does not compile the file as it is)"
+            if original is not None
+            else f"the rewrite would not compile ({broken}): left untouched; please report it"
+        )
+        return SourceResult("error", sites, message=message)
+    return SourceResult("migrated", sites, output)
+
+
+def compile_error(source: str) -> str | None:
+    """`line:col: syntax error: reason` when CPython refuses to compile `source` (beyond parsing)."""
+    try:
+        compile(source, "<tool>", "exec", dont_inherit=True)
+    except SyntaxError as err:
+        return _described(err)
+    return None
+
+
+def _described(err: SyntaxError) -> str:
+    return f"{err.lineno}:{err.offset or 0}: syntax error: {err.msg}"
 
 
 def _not_skipped(

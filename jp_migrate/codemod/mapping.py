@@ -197,6 +197,25 @@ def answer_schema(node: cst.BaseExpression, quote: str, rule: str) -> cst.Dict:
     )
 
 
+class _AssignsOrYields(cst.CSTVisitor):
+    found = False
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> bool:
+        self.found = True
+        return False
+
+    def visit_Yield(self, node: cst.Yield) -> bool:
+        self.found = True
+        return False
+
+
+def _assigns_or_yields(value: cst.BaseExpression) -> bool:
+    """Whether `value` cannot be a comprehension's iterable (`build.optional_text_block`)."""
+    visitor = _AssignsOrYields()
+    value.visit(visitor)
+    return visitor.found
+
+
 def question_content(
     question: cst.BaseExpression, quote: str, rule: str, is_dict_call: IsDictCall
 ) -> cst.List:
@@ -231,6 +250,10 @@ def question_content(
         if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             blocks.append(cst.Element(build.text_block(value, quote)))
         elif not (isinstance(value, cst.Name) and value.value == "None"):
+            if _assigns_or_yields(value):
+                raise Unhandled(
+                    rule, "pre_amble holds `:=` or `yield`, which a comprehension's iterable cannot"
+                )
             blocks.append(build.optional_text_block(value, quote))
     rebuilt = rebuild(question, out, quote)  # type: ignore[arg-type]
     layout = build.multiline_layout(question)

@@ -1,0 +1,132 @@
+"""`jp-migrate tools` and the files it is given: links, owners, modes, odd sources, ignore files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+SUCCESS = 'import json\nprint(json.dumps({"type": "success", "content": "ok"}))\n'
+MIGRATED = 'import json\nprint(json.dumps({"content": [{"type": "text", "text": "ok"}]}))\n'
+
+
+def _one_line_error(stderr: str, name: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.startswith("error: ")]
+    assert len(lines) == 1, stderr
+    assert name in lines[0] and "Traceback" not in stderr
+    return lines[0]
+
+
+def test_a_symlinked_tool_is_rewritten_through_the_link(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "tools").mkdir()
+    real = tmp_path / "real" / "tool.py"
+    real.write_text(SUCCESS, "utf-8")
+    link = tmp_path / "tools" / "tool.py"
+    link.symlink_to(Path("..") / "real" / "tool.py")
+    done = run_cli("tools", str(tmp_path / "tools"))
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and os.readlink(link) == str(Path("..") / "real" / "tool.py")
+    assert real.read_text("utf-8") == MIGRATED
+
+
+@pytest.mark.parametrize("kind", ["read-only", "hard-linked"])
+def test_a_file_a_rewrite_would_change_more_than_its_text_is_left_alone(
+    tmp_path: Path, kind: str
+) -> None:
+    tool = tmp_path / "tool.py"
+    tool.write_text(SUCCESS, "utf-8")
+    (tmp_path / "other.py").write_text(SUCCESS, "utf-8")
+    if kind == "read-only":
+        tool.chmod(0o444)
+    else:
+        os.link(tool, tmp_path / "twin.txt")
+    done = run_cli("tools", str(tmp_path))
+    assert done.returncode == 2
+    line = _one_line_error(done.stderr, "tool.py")
+    assert kind in line
+    assert tool.read_text("utf-8") == SUCCESS
+    assert (tmp_path / "other.py").read_text("utf-8") == MIGRATED
+    if kind == "hard-linked":
+        assert tool.stat().st_nlink == 2
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file away needs root")
+def test_a_rewritten_file_keeps_its_owner(tmp_path: Path) -> None:
+    tool = tmp_path / "tool.py"
+    tool.write_text(SUCCESS, "utf-8")
+    os.chown(tool, 65534, 65534)
+    done = run_cli("tools", str(tool))
+    assert done.returncode == 0, done.stderr
+    assert tool.read_text("utf-8") == MIGRATED
+    assert (tool.stat().st_uid, tool.stat().st_gid) == (65534, 65534)
+
+
+def test_a_null_byte_is_a_syntax_error(tmp_path: Path) -> None:
+    tool = tmp_path / "tool.py"
+    tool.write_bytes(b'import json\nprint(json.dumps({"type": "success", "content": "a\x00"}))\n')
+    done = run_cli("tools", str(tmp_path))
+    assert done.returncode == 2
+    assert "2:51: syntax error: a null byte" in _one_line_error(done.stderr, "tool.py")
+
+
+def test_a_deeply_nested_expression_is_migrated(tmp_path: Path) -> None:
+    """400 implicitly concatenated lines: past libcst's recursion at the default limit."""
+    lines = "".join(f'    "line {i}\\n"\n' for i in range(400))
+    tool = tmp_path / "tool.py"
+    tool.write_text(
+        f'import json\nP = (\n{lines})\nprint(json.dumps({{"type": "success", "content": P}}))\n',
+        "utf-8",
+    )
+    done = run_cli("tools", str(tool))
+    assert done.returncode == 0, done.stderr
+    assert tool.read_text("utf-8").endswith(
+        'print(json.dumps({"content": [{"type": "text", "text": P}]}))\n'
+    )
+
+
+def test_a_pre_amble_a_comprehension_cannot_hold_is_unhandled(tmp_path: Path) -> None:
+    tool = tmp_path / "tool.py"
+    source = (
+        "import json\n"
+        "def ask(p):\n"
+        '    print(json.dumps({"type": "needs_input", "question": {"id": "ok", "text": "Apply?",'
+        ' "pre_amble": (d := p), "answer_type": "Boolean"}}))\n'
+    )
+    tool.write_text(source, "utf-8")
+    done = run_cli("tools", str(tool))
+    assert done.returncode == 1
+    assert "pre_amble holds `:=` or `yield`" in done.stdout
+    assert tool.read_text("utf-8") == source
+
+
+def test_a_file_python_cannot_compile_is_not_rewritten(tmp_path: Path) -> None:
+    tool = tmp_path / "tool.py"
+    source = 'import json\nprint(json.dumps({"type": "success", "content": "ok"}))\nreturn 1\n'
+    tool.write_text(source, "utf-8")
+    done = run_cli("tools", str(tool))
+    assert done.returncode == 2
+    assert "'return' outside function" in _one_line_error(done.stderr, "tool.py")
+    assert tool.read_text("utf-8") == source
+
+
+def test_gitignore_lines_git_cannot_use_are_ignored_as_git_does(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("build/\n!\ntrailing\\\n", "utf-8")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "tool.py").write_text(SUCCESS, "utf-8")
+    (tmp_path / "tool.py").write_text(SUCCESS, "utf-8")
+    done = run_cli("tools", "--check", str(tmp_path))
+    assert done.returncode == 1, done.stderr
+    assert "tool.py" in done.stdout and "build" not in done.stdout
+
+
+def test_an_exclude_pattern_git_cannot_use_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "tool.py").write_text(SUCCESS, "utf-8")
+    done = run_cli("tools", "--exclude", "!", str(tmp_path))
+    assert done.returncode == 2
+    assert "--exclude '!': not a gitignore pattern" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert (tmp_path / "tool.py").read_text("utf-8") == SUCCESS
