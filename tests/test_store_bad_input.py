@@ -84,6 +84,28 @@ def stray_jp_tmp(root: Path) -> Path:
     return path
 
 
+def _with_response(raw_response: str) -> str:
+    """The legacy events as compact JSON (not JP's format: spliced), plus one response written raw."""
+    return json.dumps(legacy_events(), ensure_ascii=False)[:-1] + ", " + raw_response + "]"
+
+
+def lone_surrogate(root: Path) -> Path:
+    response = '{"type": "tool_call_response", "id": "x1", "content": "bad \\ud800 x", "is_error": false}'
+    return write_conversation(root, BAD, _with_response(response))
+
+
+def number_out_of_range(root: Path) -> Path:
+    response = (
+        '{"type": "tool_call_response", "id": "x1", "content": "aGVsbG8=", "is_error": false,'
+        ' "metadata": {"n": 1e400}}'
+    )
+    return write_conversation(root, BAD, _with_response(response))
+
+
+def byte_order_mark(root: Path) -> Path:
+    return write_conversation(root, BAD, b"\xef\xbb\xbf" + json.dumps(legacy_events()).encode())
+
+
 CASES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "truncated events.json": (truncated, "invalid JSON"),
     "invalid JSON": (invalid_json, "invalid JSON"),
@@ -95,6 +117,10 @@ CASES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "symlink outside the root": (symlink_outside_root, "outside the storage root"),
     "read-only file": (read_only, "read-only"),
     "stray events.json.tmp": (stray_jp_tmp, "events.json.tmp"),
+    # JSON the standard library reads but JP's serde_json refuses (and a rewrite could not keep)
+    "lone surrogate escape": (lone_surrogate, "lone UTF-16 surrogate"),
+    "number beyond a double": (number_out_of_range, "1e400 is out of range"),
+    "byte order mark": (byte_order_mark, "BOM"),
 }
 
 

@@ -1,14 +1,16 @@
 """Read a conversation's `events.json`: bytes in, a JSON array of events out, or one ContractError.
 
 orjson parses (several times faster than the standard library); when it refuses
-a document the standard library would take (integers beyond 64 bits), that
-parser is used instead, and its error message names line and column otherwise.
+a document, `load_json` (serde_json's rules on the standard library's parser)
+decides as JP's serde_json would: it takes integers beyond 64 bits and refuses
+a byte order mark, a lone surrogate escape and a number beyond a double's range,
+which the standard library alone would take (a rewrite would then fail, or
+write `Infinity`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -31,25 +33,13 @@ class EventsFile:
         return hashlib.sha256(self.raw).hexdigest()
 
 
-def _reject_constant(name: str) -> Any:
-    raise ContractError(f"invalid JSON: {name} is not a JSON value")
-
-
 def parse_events(raw: bytes, *, source: str) -> list[Any]:
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            load_json(raw, source=source)  # raises the "not valid UTF-8 (byte N)" error
-        try:
-            value = json.loads(raw, parse_constant=_reject_constant)
-        except ContractError as exc:
-            raise exc.with_source(source) from None
-        except (json.JSONDecodeError, RecursionError):
-            load_json(raw, source=source)  # raises with line and column
-            raise  # pragma: no cover - load_json always raises here
+        # orjson refuses what serde_json refuses, and integers beyond 64 bits, which JP
+        # reads: the strict parser decides (and names line and column of a syntax error).
+        value = load_json(raw, source=source)
     if not isinstance(value, list):
         kind = type(value).__name__ if not isinstance(value, dict) else "object"
         raise ContractError(f"expected a JSON array of events, found a JSON {kind}", source=source)
