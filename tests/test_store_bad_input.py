@@ -90,7 +90,9 @@ def _with_response(raw_response: str) -> str:
 
 
 def lone_surrogate(root: Path) -> Path:
-    response = '{"type": "tool_call_response", "id": "x1", "content": "bad \\ud800 x", "is_error": false}'
+    response = (
+        '{"type": "tool_call_response", "id": "x1", "content": "bad \\ud800 x", "is_error": false}'
+    )
     return write_conversation(root, BAD, _with_response(response))
 
 

@@ -361,3 +361,19 @@ def test_a_migrated_file_keeps_its_modification_time(tmp_path: Path, jp_data_hom
     assert run_cli("rollback", str(checkout), "--downgrade").returncode == 0  # the no-backup run
     assert isinstance(responses(durable)[0]["content"], str)
     assert durable.stat().st_mtime_ns == 1_700_000_100_000_000_000
+
+
+def test_rollback_of_a_run_only_the_workspace_root_has(tmp_path: Path, jp_data_home: Path) -> None:
+    """`--run ID` of a run made on `.jp/` alone: the user-local root has none, which is no error."""
+    storage, user, shared, local = _two_roots(tmp_path, jp_data_home)
+    before = shared.read_bytes()
+    assert run_cli("conversations", str(storage)).returncode == 0  # `.jp/` only
+    (run_id,) = [p.name for p in (storage / ".jp-migrate" / "runs").iterdir()]
+    assert run_cli("conversations", str(storage.parent)).returncode == 0  # then both roots
+    done = run_cli("rollback", str(storage.parent), "--run", run_id, "--report", "json")
+    assert done.returncode == 0, done.stderr
+    assert shared.read_bytes() == before
+    assert isinstance(responses(local)[0]["content"], list)  # not in that run: left as it is
+    unknown = run_cli("rollback", str(storage.parent), "--run", "no-such-run")
+    assert unknown.returncode == 2 and "no run 'no-such-run'" in unknown.stderr
+    assert str(user) in unknown.stderr and str(storage) in unknown.stderr

@@ -8,6 +8,7 @@ JpMigrateError. The CLI (`store.cli`) and `jp-migrate check` render the results.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -161,11 +162,13 @@ def run_stores(
     if run_id is not None:
         for root in roots:
             manifest.clear_discards(root)  # parked by a killed --no-backup run
+    # By real path: one store named twice (a symlink, two PATHs) has one run record,
+    # which a second manifest.json for it would overwrite.
     records: dict[str, list[manifest.FileRecord]] = defaultdict(list)
     for result in _run_all(conversations, settings, options.verify, options.jobs, progress):
         files.append(result.file)
         if result.record is not None:
-            records[result.root].append(result.record)
+            records[os.path.realpath(result.root)].append(result.record)
     run_dirs: list[Path] = []
     if run_id is not None:
         opts = {"encoding": options.encoding, "rules": list(rule_ids), "backup": options.backup}

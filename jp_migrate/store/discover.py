@@ -114,33 +114,43 @@ Found = Conversation | Rejected
 def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     """The storage root PATH belongs to, and the one conversation it names (or None for all).
 
-    Raises JpMigrateError when PATH is none of the three accepted kinds.
+    The root's `path` is absolute, whatever the spelling of PATH (`.`, `..`, a
+    relative name): one store is one set of run records and locks however it is
+    named, and a conversation directory is known by its parents' names. Report
+    paths keep the user's spelling. Raises JpMigrateError when PATH is none of
+    the three accepted kinds.
     """
     shown = str(path)
-    if (path / ".jp" / CONVERSATIONS).is_dir():
-        return StorageRoot(path / ".jp", os.path.join(shown, ".jp")), None
-    if (path / CONVERSATIONS).is_dir():
-        return StorageRoot(path, shown), None
-    if path.is_dir() and (path / ".jp").is_dir():
-        return StorageRoot(
-            path / ".jp", os.path.join(shown, ".jp")
-        ), None  # a workspace with no conversations yet
-    parent = path.parent
-    if path.is_dir() and parent.name == ARCHIVE and parent.parent.name == CONVERSATIONS:
-        root = parent.parent.parent
-        return StorageRoot(
-            root, os.path.dirname(os.path.dirname(os.path.dirname(shown.rstrip("/"))))
-        ), path.name
-    if path.is_dir() and parent.name == CONVERSATIONS:
-        return StorageRoot(
-            parent.parent, os.path.dirname(os.path.dirname(shown.rstrip("/")))
-        ), path.name
+    absolute = Path(os.path.abspath(path))
+    if (absolute / ".jp" / CONVERSATIONS).is_dir():
+        return StorageRoot(absolute / ".jp", os.path.join(shown, ".jp")), None
+    if (absolute / CONVERSATIONS).is_dir():
+        return StorageRoot(absolute, shown), None
+    if (absolute / ".jp").is_dir():  # a workspace with no conversations yet
+        return StorageRoot(absolute / ".jp", os.path.join(shown, ".jp")), None
+    parent = absolute.parent
+    if absolute.is_dir() and parent.name == ARCHIVE and parent.parent.name == CONVERSATIONS:
+        return StorageRoot(parent.parent.parent, _shown_above(path, 3)), absolute.name
+    if absolute.is_dir() and parent.name == CONVERSATIONS:
+        return StorageRoot(parent.parent, _shown_above(path, 2)), absolute.name
     if not path.exists():
         raise JpMigrateError(f"{path}: no such file or directory")
     raise JpMigrateError(
         f"{path}: not a workspace (with .jp/), a storage root (with conversations/) "
         "or a conversation directory (inside conversations/)"
     )
+
+
+def _shown_above(path: Path, levels: int) -> str:
+    """The directory `levels` above a conversation PATH, spelt as the user spelt PATH."""
+    above = Path(os.path.abspath(path)).parents[levels - 1]
+    shown = str(path).rstrip("/")
+    for _ in range(levels):
+        shown = os.path.dirname(shown)
+    if Path(os.path.abspath(shown or ".")) == above:
+        return shown
+    # `.`, `..`, `x/..`: the user's spelling has no such parent to cut off
+    return str(above) if path.is_absolute() else os.path.relpath(above)
 
 
 def in_shard(conversation_id: str, shard: tuple[int, int] | None) -> bool:

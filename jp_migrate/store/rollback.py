@@ -45,8 +45,8 @@ def _sha256(path: Path) -> str:
 
 
 def _pick_run(root: Path, wanted: str | None) -> manifest.Run | None:
-    if wanted is not None:
-        return manifest.load_run(root, wanted)
+    if wanted is not None:  # None when this root has no such run (see rollback_stores)
+        return manifest.load_run(root, wanted) if manifest.run_dir(root, wanted).is_dir() else None
     for run_id in reversed(manifest.list_runs(root)):
         run = manifest.load_run(root, run_id)
         if not run.rolled_back:
@@ -173,10 +173,18 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
         for path in paths:
             for root, _ in resolve_all(path, user_local=options.user_local):
                 by_root.setdefault(os.path.realpath(root.path), (root, set()))
+    # Every root's run is picked before anything is restored. `--run ID` names one run,
+    # which a workspace's `.jp/` and its user-local storage may not both have: an error
+    # only when no root has it.
+    picked = [
+        (root, wanted, _pick_run(root.path, options.run)) for root, wanted in by_root.values()
+    ]
+    if options.run is not None and all(run is None for _, _, run in picked):
+        where = ", ".join(str(manifest.state_dir(root.path)) for root, _, _ in picked)
+        raise JpMigrateError(f"{where}: no run {options.run!r}")
     files: list[StoreFile] = []
     rolled: list[str] = []
-    for root, wanted in by_root.values():
-        run = _pick_run(root.path, options.run)
+    for root, wanted, run in picked:
         covered: set[str] = set()
         if run is not None:
             results = []
@@ -196,8 +204,6 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                 if covered >= {r.path.rsplit("/", 1)[0] for r in run.files}:
                     manifest.mark_rolled_back(root.path, run.id)
                 rolled.append(run.id)
-        elif options.run is not None:
-            raise JpMigrateError(f"{manifest.state_dir(root.path)}: no run {options.run!r}")
         if options.downgrade:
             for item in found:
                 if (
