@@ -252,3 +252,26 @@ def test_a_hanging_call_times_out_and_leaves_no_server(tmp_path: Path) -> None:
     rc, _, err = bridge("t", "--args", '{"seconds": 120}', "--timeout", "8", ws=ws)
     _one_line(rc, err, "timed out after 8s")
     assert _server_processes(marker) == []
+
+
+def test_a_tool_the_server_does_not_offer_cannot_run(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "python3", [str(SERVER)], "does_not_exist")
+    rc, _, err = bridge("t", ws=ws)
+    _one_line(rc, err, "MCP server 's': has no tool 'does_not_exist' (it offers: ", "greet")
+
+
+def test_a_server_printing_junk_on_stdout_is_one_warning(tmp_path: Path) -> None:
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text(
+        "import runpy, sys\n"
+        "print('junk before the protocol', flush=True)\n"
+        f"sys.argv = [{str(SERVER)!r}]\n"
+        f"runpy.run_path({str(SERVER)!r}, run_name='__main__')\n",
+        encoding="utf-8",
+    )
+    ws = _workspace(tmp_path, "python3", [str(noisy)], "greet")
+    rc, out, err = bridge("t", "--args", '{"name": "Ada"}', ws=ws)
+    assert rc == 0 and out["text"] == "Hello, Ada!", err
+    assert "Traceback" not in err
+    (line,) = [line for line in err.splitlines() if line.strip()]
+    assert line.startswith("warning: MCP SDK: Failed to parse JSONRPC message from server: ")

@@ -188,3 +188,68 @@ def test_a_hanging_tool_is_killed_with_its_process_group(tmp_path: Path) -> None
     for pid in (parent, child):  # belt and braces: never leave a sleeper behind
         if _alive(pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_timeout_holds_when_a_child_left_the_process_group(tmp_path: Path) -> None:
+    """A child in its own session survives the group kill and keeps stdout open: not waited for."""
+    started = time.monotonic()
+    proc = run_cli(
+        "bridge",
+        "run",
+        "--command",
+        "sh -c 'setsid sleep 30 & sleep 60'",
+        "-w",
+        str(tmp_path),
+        "--timeout",
+        "1",
+    )
+    assert time.monotonic() - started < 15
+    _one_line_error(proc, "timed out after 1s; killed its process group")
+
+
+def _printing(tmp_path: Path, text: str) -> str:
+    """A `--command` that prints `text` as the tool's stdout."""
+    out = tmp_path / "out.txt"
+    out.write_text(text, encoding="utf-8")
+    return f'{sys.executable} -c "import sys; sys.stdout.write(open({str(out)!r}).read())"'
+
+
+def test_a_malformed_meta_does_not_turn_an_error_into_a_success(tmp_path: Path) -> None:
+    envelope = {
+        "content": [{"type": "text", "text": "disk full"}],
+        "isError": True,
+        "_meta": {"computer.jp/error": {"transient": "yes"}, "example.com/kept": 1},
+    }
+    proc = run_cli(
+        "bridge", "run", "--command", _printing(tmp_path, json.dumps(envelope)),
+        "-w", str(tmp_path), "--json",
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    outcome = json.loads(proc.stdout)
+    assert outcome["is_error"] is True and outcome["text"] == "disk full"
+    (warning,) = proc.stderr.strip().splitlines()
+    assert "_meta.computer.jp/error.transient" in warning
+
+
+def test_the_panel_wraps_long_output_instead_of_cutting_it(tmp_path: Path) -> None:
+    text = " ".join(f"word{i}" for i in range(60)) + " END"
+    proc = run_cli("bridge", "run", "--command", _printing(tmp_path, text), "-w", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "END" in proc.stdout and "word59" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        ('{"a": NaN}', "NaN is not a JSON value"),
+        ('{"a": ' + "[" * 100_000, "invalid JSON"),
+    ],
+    ids=["NaN", "nested too deeply"],
+)
+def test_args_are_json_as_jp_reads_it(tmp_path: Path, args: str, reason: str) -> None:
+    (tmp_path / "args.json").write_text(args, encoding="utf-8")
+    proc = run_cli(
+        "bridge", "run", "--command", "echo {{tool.arguments}}", "-w", str(tmp_path),
+        "--args", f"@{tmp_path / 'args.json'}",
+    )  # fmt: skip
+    _one_line_error(proc, "--args is not valid JSON", reason)

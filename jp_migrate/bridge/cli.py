@@ -17,6 +17,8 @@ import click
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.modes import HOST_MODES, plain_local
 from jp_migrate.commands.options import jobs_option, report_option
+from jp_migrate.contract.jsontext import load_json
+from jp_migrate.errors import ContractError
 
 _TIMEOUT = click.option(
     "--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds before a run is killed."
@@ -36,11 +38,9 @@ def _json_option(value: str | None, option: str) -> dict[str, Any]:
         except (OSError, UnicodeDecodeError) as exc:
             raise BridgeError(f"cannot read {option} file: {exc}", source=source) from None
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BridgeError(
-            f"{option} is not valid JSON: {exc.msg} at column {exc.colno}", source=source
-        ) from None
+        obj = load_json(text)  # as serde_json reads it: no NaN, no recursion error
+    except ContractError as exc:
+        raise BridgeError(f"{option} is not valid JSON: {exc.reason}", source=source) from None
     if not isinstance(obj, dict):
         raise BridgeError(f"{option} must be a JSON object", source=source)
     return obj

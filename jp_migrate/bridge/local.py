@@ -50,7 +50,7 @@ def run_process(
         stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
-        proc.communicate()
+        _reap(proc)
         raise BridgeError(
             f"timed out after {timeout:g}s; killed its process group", source=f"tool {name!r}"
         ) from None
@@ -71,3 +71,18 @@ def run_process(
     return ToolRun(
         name=name, stdout=out, stderr=stderr.decode("utf-8", "replace"), exit_code=proc.returncode
     )
+
+
+REAP_SECONDS = 1.0
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    """Wait for the killed tool, but not for a child that left its process group and keeps
+    the pipes open (`setsid cmd &`): after a moment the pipes are closed on our side."""
+    try:
+        proc.communicate(timeout=REAP_SECONDS)
+    except subprocess.TimeoutExpired:
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        proc.wait()

@@ -9,7 +9,9 @@ BridgeError; the SDK's stdio transport kills the server's process tree on close.
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 import tempfile
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -114,6 +116,26 @@ def _error_text(exc: BaseException) -> BaseException:
     return exc
 
 
+class _OneLineWarnings(logging.Handler):
+    """The SDK's own log (a server line that is not JSON-RPC, …) as one-line warnings, no traceback."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        exc = record.exc_info[1] if record.exc_info else None
+        first = str(exc).strip().splitlines()[0] if exc is not None and str(exc).strip() else ""
+        detail = f": {first}" if first else ""
+        sys.stderr.write(f"warning: MCP SDK: {record.getMessage()}{detail}\n")
+
+
+def _sdk_logs_one_line() -> None:
+    logger = logging.getLogger("mcp")
+    if not any(isinstance(h, _OneLineWarnings) for h in logger.handlers):
+        logger.addHandler(_OneLineWarnings())
+        logger.propagate = False
+
+
 class McpSession:
     def __init__(self, server: McpServer, root: Path, *, timeout: float | None = None) -> None:
         self.server = server
@@ -123,6 +145,7 @@ class McpSession:
         self._portal: Any = None
         self._inbox: Any = None
         self._errlog: IO[str] | None = None
+        self._tools: frozenset[str] | None = None
 
     @property
     def label(self) -> str:
@@ -167,6 +190,7 @@ class McpSession:
     def __enter__(self) -> Self:
         from anyio.from_thread import start_blocking_portal
 
+        _sdk_logs_one_line()
         self._errlog = self._stack.enter_context(
             tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
         )
@@ -228,6 +252,33 @@ class McpSession:
             with suppress(Exception):
                 self._stack.close()
 
+    def tools(self) -> frozenset[str]:
+        """The names of the tools the server offers (`tools/list`, every page), asked once.
+
+        JP offers the model only the tools a server lists; a configured name it
+        does not list cannot run, which `tools/call` may not say plainly (many
+        servers answer with an ordinary error result).
+        """
+        if self._tools is None:
+            from mcp.types import PaginatedRequestParams
+
+            async def list_all(client: Any) -> frozenset[str]:
+                names: set[str] = set()
+                cursor: str | None = None
+                while True:
+                    params = PaginatedRequestParams(cursor=cursor) if cursor else None
+                    page = await client.session.list_tools(params=params)
+                    names.update(tool.name for tool in page.tools)
+                    cursor = page.next_cursor
+                    if not cursor:
+                        return frozenset(names)
+
+            try:
+                self._tools = self._submit(list_all)
+            except BaseException as exc:  # noqa: BLE001
+                raise self._fail(exc, "tools/list") from None
+        return self._tools
+
     def call(
         self,
         name: str,
@@ -240,6 +291,9 @@ class McpSession:
         """One `tools/call`; with `pending`, the retry carrying the answers as input responses."""
         from mcp_types import ElicitResult, InputRequiredResult
 
+        if pending is None and name not in self.tools():
+            offered = ", ".join(sorted(self.tools())) or "none"
+            raise BridgeError(f"has no tool {name!r} (it offers: {offered})", source=self.label)
         responses: dict[str, Any] | None = None
         state: str | None = None
         if pending is not None:

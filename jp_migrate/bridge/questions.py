@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.contract.jsontext import load_json
+from jp_migrate.errors import ContractError
 
 if TYPE_CHECKING:
     from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion
@@ -27,7 +29,8 @@ class Asker(Protocol):
 
 
 def _describe(question: NormalizedQuestion) -> str:
-    return f"question {question.id!r} ({question.text})"
+    """`question 'id' (its text)`, on one line: an error naming it stays one line."""
+    return f"question {question.id!r} ({' '.join(question.text.split())})"
 
 
 @dataclass
@@ -151,10 +154,10 @@ def _edit(question: NormalizedQuestion) -> Any:
     finally:
         os.unlink(path)
     try:
-        edited = json.loads(text)
-    except json.JSONDecodeError as exc:
+        edited = load_json(text)
+    except ContractError as exc:
         raise BridgeError(
-            f"the edited answer is not JSON: {exc.msg}", source=_describe(question)
+            f"the edited answer is not JSON: {exc.reason}", source=_describe(question)
         ) from None
     return edited.get("answer") if isinstance(edited, dict) and "answer" in edited else edited
 

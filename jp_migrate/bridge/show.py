@@ -17,10 +17,11 @@ _VERDICT_STYLE = {
 }
 
 
-def _console() -> Any:
+def _console(*, soft_wrap: bool = True) -> Any:
+    """Lines are not folded (a verify line is copied as it is); a panel's text must be, or it is cut."""
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=soft_wrap)
 
 
 def outcome_panel(name: str, outcome: NormalizedOutcome, answers: Mapping[str, Any]) -> None:
@@ -45,7 +46,9 @@ def outcome_panel(name: str, outcome: NormalizedOutcome, answers: Mapping[str, A
     if details:
         body.append("\n\n" + "\n".join(details), style="dim")
     style = "red" if outcome.is_error else "green"
-    _console().print(Panel(body, title=title, title_align="left", border_style=style))
+    _console(soft_wrap=False).print(
+        Panel(body, title=title, title_align="left", border_style=style)
+    )
 
 
 def verify_report(results: Sequence[VerifyCase]) -> Report:

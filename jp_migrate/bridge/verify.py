@@ -16,7 +16,6 @@ observations.
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 import threading
@@ -32,6 +31,7 @@ from jp_migrate.bridge.mcp_client import SessionPool
 from jp_migrate.bridge.protocol import HostMode
 from jp_migrate.bridge.questions import AnswerSource
 from jp_migrate.bridge.target import Inputs, Target, run_target
+from jp_migrate.contract.jsontext import load_json
 from jp_migrate.contract.normalized import NormalizedOutcome
 from jp_migrate.contract.parse import dump
 from jp_migrate.contract.report import VerifyCase
@@ -107,12 +107,7 @@ def load_cases(path: Path, *, tool: str | None = None) -> list[Case]:
         if not line.strip():
             continue
         origin = f"{path}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ContractError(
-                f"invalid JSON: {exc.msg} at column {exc.colno}", source=origin
-            ) from None
+        obj = load_json(line, source=origin)
         case = _case(obj, origin)
         if tool is None or case.tool in (None, tool):
             cases.append(case)
@@ -145,9 +140,12 @@ def cases_from_store(store: Path, tool: str) -> list[Case]:
     cases: list[Case] = []
     for path in _events_files(_storage_root(store)):
         try:
-            events = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ContractError(f"cannot read events: {exc}", source=str(path)) from None
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise ContractError(
+                f"cannot read events: {exc.strerror or exc}", source=str(path)
+            ) from None
+        events = load_json(raw, source=str(path))
         if not isinstance(events, list):
             raise ContractError("events.json is not a JSON array", source=str(path))
         answers: dict[str, dict[str, Any]] = {}

@@ -95,12 +95,41 @@ def read_envelope(text: str) -> tuple[Envelope, list[str]] | None:
     rest = {k: v for k, v in obj.items() if k != "content"}
     try:
         envelope = Envelope.model_validate({"content": [], **rest}, by_alias=True, by_name=False)
-    except ValidationError as exc:
-        # A broken `isError`/`_meta` does not make the content raw; drop what is broken.
-        warnings.append(f"ignored malformed envelope field: {contract_error(exc, what='envelope')}")
-        envelope = Envelope(content=[])
+    except ValidationError:
+        # A broken field does not make the content raw, nor an error a success: only
+        # what is broken is dropped (a field, or one key of `_meta`), each with a warning.
+        kept = _valid_fields(rest, warnings)
+        envelope = Envelope.model_validate({"content": [], **kept}, by_alias=True, by_name=False)
     envelope.content = blocks
     return envelope, warnings
+
+
+def _envelope_error(fields: Mapping[str, Any]) -> ContractError | None:
+    try:
+        Envelope.model_validate({"content": [], **fields}, by_alias=True, by_name=False)
+    except ValidationError as exc:
+        return contract_error(exc, what="envelope")
+    return None
+
+
+def _valid_fields(fields: Mapping[str, Any], warnings: list[str]) -> dict[str, Any]:
+    kept: dict[str, Any] = {}
+    for key, value in fields.items():
+        error = _envelope_error({key: value})
+        if error is None:
+            kept[key] = value
+        elif key == "_meta" and isinstance(value, dict):
+            meta = {}
+            for name, item in value.items():
+                bad = _envelope_error({"_meta": {name: item}})
+                if bad is None:
+                    meta[name] = item
+                else:
+                    warnings.append(f"ignored malformed envelope field: {bad}")
+            kept[key] = meta
+        else:
+            warnings.append(f"ignored malformed envelope field: {error}")
+    return kept
 
 
 def _not_object(index: int) -> Any:
