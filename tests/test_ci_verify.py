@@ -78,3 +78,61 @@ def test_a_case_without_a_tool_is_an_error_naming_its_line(tmp_path: Path) -> No
     result = run_cli("check", "ws", cwd=tmp_path)
     assert result.returncode == 2
     assert "cases.jsonl:2 (no name): the case names no tool" in result.stderr
+
+
+WHERE_TOOL = """\
+import json
+import os
+import sys
+
+args = json.loads(sys.argv[1])
+if args.get("crash"):
+    raise SystemExit(f"crashed in {os.path.abspath(__file__)}")
+print(json.dumps({"type": "success", "content": os.path.abspath(args["path"])}))
+"""
+
+
+def test_paths_of_the_scratch_copy_read_as_the_workspace(tmp_path: Path) -> None:
+    """A tool that prints absolute paths behaves the same in the copy: a match, and the same report."""
+    ws = workspace(tmp_path / "ws")
+    (ws / "where.py").write_text(WHERE_TOOL)
+    (ws / ".jp" / "mcp" / "tools" / "where.toml").write_text(
+        '[conversation.tools.where]\nsource = "local"\n'
+        'command = "python3 where.py {{tool.arguments}}"\n'
+    )
+    cases = [{"arguments": {"path": "greet.py"}}, {"arguments": {"path": "x", "crash": True}}]
+    (ws / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    (ws / ".jp-migrate.toml").write_text('cases = "cases.jsonl"\n[verify]\ntool = "where"\n')
+    runs = [
+        run_cli("check", "ws", "--no-store", "--no-tools", "--report", "json", cwd=tmp_path)
+        for _ in range(2)
+    ]
+    assert runs[0].returncode == 0, runs[0].stdout + runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout  # nothing of the scratch copy's name in the report
+    verdicts = [c["verdict"] for c in json.loads(runs[0].stdout)["verify"]]
+    assert verdicts == ["match", "match"]
+    assert str(ws.resolve() / "greet.py") in runs[0].stdout
+
+
+def test_a_tool_source_that_cannot_be_parsed_does_not_stop_the_cases(tmp_path: Path) -> None:
+    ws = workspace(tmp_path / "ws")
+    (ws / "broken.py").write_text("def f(:\n")
+    result = run_cli("check", "ws", "--no-store", "--report", "json", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    data = json.loads(result.stdout)
+    assert [c["verdict"] for c in data["verify"]] == ["match", "expected"]
+    (broken,) = [f for f in data["tools"] if f["status"] == "error"]
+    assert broken["path"].endswith("broken.py") and "jp-migrate-check-" not in result.stderr
+
+
+def test_a_tool_outside_the_workspace_runs_in_the_copy(tmp_path: Path) -> None:
+    ws = workspace(tmp_path / "ws")
+    (tmp_path / "shared").mkdir()  # plain text: the same to both hosts
+    (tmp_path / "shared" / "greet.py").write_text("import sys\nprint('hi ' + sys.argv[1])\n")
+    (ws / ".jp" / "mcp" / "tools" / "greet.toml").write_text(
+        '[conversation.tools.greet]\nsource = "local"\n'
+        'command = "python3 ../shared/greet.py {{tool.arguments}}"\n'
+    )
+    result = run_cli("check", "ws", "--no-store", "--no-tools", "--report", "json", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert [c["verdict"] for c in json.loads(result.stdout)["verify"]] == ["match", "match"]

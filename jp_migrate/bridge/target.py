@@ -53,6 +53,7 @@ class Target:
     workspace_id: str | None = None
     origin: str = ""  # where it was defined, for messages
     alias: str = ""  # the name to present instead (verify runs both sides under one name)
+    copied_from: Path | None = None  # run in a scratch copy (`relocated`): the workspace copied
 
     @classmethod
     def from_template(cls, template: str, name: str, root: Path) -> Target:
@@ -114,7 +115,13 @@ class Target:
                 command=_anchor(server.command, self.root),
                 args=tuple(_anchor(arg, self.root) for arg in server.args),
             )
-        return dataclasses.replace(self, root=copy, command=command, server=server)
+        return dataclasses.replace(
+            self,
+            root=copy,
+            command=command,
+            server=server,
+            copied_from=self.copied_from or self.root,
+        )
 
     def named(self, alias: str) -> Target:
         """The same tool, presented to itself (and in failure texts) as `alias`."""

@@ -33,7 +33,7 @@ from jp_migrate.bridge.questions import AnswerSource
 from jp_migrate.bridge.target import Inputs, Target, run_target
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.contract.normalized import NormalizedOutcome
-from jp_migrate.contract.parse import dump
+from jp_migrate.contract.parse import dump, parse_normalized
 from jp_migrate.contract.report import VerifyCase
 from jp_migrate.convert.compare import EXPECTED_DIFFERENCES, compare
 from jp_migrate.errors import ContractError, JpMigrateError
@@ -204,7 +204,33 @@ def _observe(
     resolution = run_target(
         target, case.inputs, mode=mode, source=source, timeout=timeout, sessions=sessions
     )
-    return resolution.outcome, resolution.warnings
+    outcome = resolution.outcome
+    if target.copied_from is not None:
+        outcome = unrooted(outcome, target.root, target.copied_from)
+    return outcome, resolution.warnings
+
+
+def unrooted(outcome: NormalizedOutcome, copy: Path, workspace: Path) -> NormalizedOutcome:
+    """`outcome` with the scratch copy's path written as the workspace's.
+
+    A tool run in a copy names the copy in what it prints (an absolute path in
+    a message, Python's traceback of a crash): the same behaviour as in the
+    workspace, so it must compare equal, and read the same in every run's report.
+    """
+    spellings = sorted({str(copy), str(copy.resolve())}, key=len, reverse=True)
+
+    def fix(value: Any) -> Any:
+        if isinstance(value, str):
+            for spelling in spellings:
+                value = value.replace(spelling, str(workspace))
+            return value
+        if isinstance(value, list):
+            return [fix(item) for item in value]
+        if isinstance(value, dict):
+            return {key: fix(item) for key, item in value.items()}
+        return value
+
+    return parse_normalized(fix(dump(outcome)))
 
 
 def _explain(

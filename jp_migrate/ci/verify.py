@@ -56,14 +56,9 @@ def migrated_copy(config: CheckConfig, workspace: Path) -> Iterator[Path]:
                 f"{workspace}: cannot copy the workspace to verify it: {exc}"
             ) from None
         sources = [copy / _inside(p, workspace) for p in config.sources]
-        files = api.migrate_tools(
-            sources, api.ToolsOptions(write=True, exclude=tuple(config.exclude))
-        )
-        broken = next((f for f in files if f.status == "error"), None)
-        if broken is not None:
-            raise JpMigrateError(
-                f"{broken.path}: cannot migrate a copy to verify against: {broken.message}"
-            )
+        # A source the codemod cannot read or parse stays as it is in the copy: the
+        # tools step reports it (against the user's path), and the cases still run.
+        api.migrate_tools(sources, api.ToolsOptions(write=True, exclude=tuple(config.exclude)))
         yield copy
 
 
@@ -113,7 +108,7 @@ def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[Verify
             else:
                 if copy is None:
                     copy = stack.enter_context(migrated_copy(config, workspace))
-                control, candidate = candidate, Target.from_workspace(copy, tool)
+                control, candidate = candidate, candidate.relocated(copy)
             runs += [(index, control, candidate, case) for index, case in numbered]
 
         def one(run: tuple[int, Any, Any, Any]) -> VerifyCase:
