@@ -9,11 +9,26 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from jp_migrate.bridge import stop
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.convert.host import ToolRun
+
+_RUNNING: set[subprocess.Popen[bytes]] = set()
+_RUNNING_GUARD = threading.Lock()
+
+
+def _kill_running() -> None:
+    with _RUNNING_GUARD:
+        running = list(_RUNNING)
+    for proc in running:
+        _kill_group(proc)
+
+
+stop.on_stop(_kill_running)
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -32,6 +47,8 @@ def run_process(
     env: Mapping[str, str] | None = None,
 ) -> ToolRun:
     """Run `argv` to completion; spawn failure, timeout and non-UTF-8 output are BridgeErrors."""
+    if stop.STOPPED.is_set():  # Ctrl-C: a worker thread must not start another tool
+        raise KeyboardInterrupt
     try:
         proc = subprocess.Popen(
             list(argv),
@@ -46,8 +63,14 @@ def run_process(
         raise BridgeError(
             f"cannot run {argv[0]!r}: {exc.strerror or exc}", source=f"tool {name!r}"
         ) from None
+    with _RUNNING_GUARD:
+        _RUNNING.add(proc)
     try:
+        if stop.STOPPED.is_set():  # stopped while it was being spawned
+            _kill_group(proc)
         stdout, stderr = proc.communicate(timeout=timeout)
+        if stop.STOPPED.is_set():  # killed by Ctrl-C: no outcome to report
+            raise KeyboardInterrupt
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         _reap(proc)
@@ -61,6 +84,8 @@ def run_process(
     finally:
         # A tool's background children die with it, as they would not leak from JP's run either.
         _kill_group(proc)
+        with _RUNNING_GUARD:
+            _RUNNING.discard(proc)
     try:
         out = stdout.decode("utf-8")
     except UnicodeDecodeError as exc:

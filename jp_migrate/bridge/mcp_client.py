@@ -13,6 +13,8 @@ import logging
 import os
 import sys
 import tempfile
+import threading
+import weakref
 from collections.abc import Mapping
 from concurrent.futures import Future
 from contextlib import ExitStack, suppress
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Self
 
+from jp_migrate.bridge import stop
 from jp_migrate.bridge.config import McpServer
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.contract.normalized import NormalizedQuestion
@@ -136,6 +139,20 @@ def _sdk_logs_one_line() -> None:
         logger.propagate = False
 
 
+_SESSIONS: weakref.WeakSet[McpSession] = weakref.WeakSet()
+_SESSIONS_GUARD = threading.Lock()
+
+
+def _cancel_calls() -> None:
+    with _SESSIONS_GUARD:
+        sessions = list(_SESSIONS)
+    for session in sessions:
+        session.cancel()
+
+
+stop.on_stop(_cancel_calls)
+
+
 class McpSession:
     def __init__(self, server: McpServer, root: Path, *, timeout: float | None = None) -> None:
         self.server = server
@@ -146,6 +163,9 @@ class McpSession:
         self._inbox: Any = None
         self._errlog: IO[str] | None = None
         self._tools: frozenset[str] | None = None
+        self._busy: Any = None  # the CancelScope of the call in flight
+        with _SESSIONS_GUARD:
+            _SESSIONS.add(self)
 
     @property
     def label(self) -> str:
@@ -229,11 +249,15 @@ class McpSession:
                 task_status.started(send)
                 async with receive:
                     async for work, future in receive:
-                        try:
-                            with anyio.fail_after(self.timeout):
-                                future.set_result(await work(client))
-                        except Exception as exc:  # noqa: BLE001 - handed to the caller's thread
-                            future.set_exception(exc)
+                        with anyio.CancelScope() as self._busy:
+                            try:
+                                with anyio.fail_after(self.timeout):
+                                    future.set_result(await work(client))
+                            except Exception as exc:  # noqa: BLE001 - handed to the caller's thread
+                                future.set_exception(exc)
+                        self._busy = None
+                        if not future.done():  # cancelled: the caller has gone (Ctrl-C)
+                            future.set_exception(KeyboardInterrupt())
         if connecting.cancelled_caught:
             raise TimeoutError
 
@@ -242,7 +266,15 @@ class McpSession:
         self._portal.call(self._inbox.send, (work, future))
         return future.result()
 
+    def cancel(self) -> None:
+        """End the call in flight, if any (from any thread): its caller gets KeyboardInterrupt."""
+        busy = self._busy
+        if busy is not None and self._portal is not None:
+            with suppress(Exception):  # the portal may be closing already
+                self._portal.call(busy.cancel)
+
     def __exit__(self, *exc: object) -> None:
+        self.cancel()  # a call still in flight was abandoned by its caller: do not wait for it
         inbox, self._inbox = self._inbox, None
         try:
             if inbox is not None:
@@ -275,6 +307,8 @@ class McpSession:
 
             try:
                 self._tools = self._submit(list_all)
+            except KeyboardInterrupt:
+                raise
             except BaseException as exc:  # noqa: BLE001
                 raise self._fail(exc, "tools/list") from None
         return self._tools
@@ -318,6 +352,8 @@ class McpSession:
 
         try:
             result = self._submit(send)
+        except KeyboardInterrupt:
+            raise
         except BaseException as exc:  # noqa: BLE001
             raise self._fail(exc, f"tools/call {name!r}") from None
         if isinstance(result, InputRequiredResult):

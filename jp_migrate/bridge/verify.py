@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jp_migrate.bridge import stop
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.mcp_client import SessionPool
 from jp_migrate.bridge.protocol import HostMode
@@ -340,7 +341,7 @@ def verify_cases(
             return [one(i, case) for i, case in enumerate(cases)]
         with ThreadPoolExecutor(max_workers=jobs) as pool_executor:
             futures = [pool_executor.submit(one, i, case) for i, case in enumerate(cases)]
-            return [f.result() for f in futures]
+            return stop.results(futures)
     finally:
         for pool in pools:
             pool.close()

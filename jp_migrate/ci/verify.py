@@ -82,6 +82,7 @@ def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[Verify
     so reports do not depend on where the checkout lives.
     """
     api = capability("jp_migrate.bridge.verify", "before/after verification")
+    from jp_migrate.bridge import stop
     from jp_migrate.bridge.target import Target
 
     assert config.cases is not None
@@ -118,5 +119,5 @@ def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[Verify
 
         # Cases of every tool share one pool: runs are processes, mostly waiting.
         with ThreadPoolExecutor(max_workers=max(1, config.jobs)) as pool:
-            results = list(pool.map(one, runs))
+            results = stop.results([pool.submit(one, run) for run in runs])
     return sorted(results, key=lambda r: r.index)

@@ -1,0 +1,106 @@
+"""Ctrl-C ends a run at once, also while tools run on worker threads or an MCP call is in flight."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bridge_support import python_on_path
+from conftest import EXAMPLES, REPO
+
+SERVER = EXAMPLES / "mcp_server" / "server.py"
+HANG = "import time\ntime.sleep(120)\n"
+
+
+def _interrupted(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    """Run the CLI, send SIGINT once its tools are running, and return how long it took to exit 130."""
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jp_migrate", *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    return time.monotonic() - started
+
+
+def _alive(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+            state = (entry / "stat").read_text().split()[2]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _settled(marker: str) -> list[int]:
+    deadline = time.monotonic() + 5
+    while _alive(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return _alive(marker)
+
+
+def test_ctrl_c_stops_verify_with_worker_threads(tmp_path: Path) -> None:
+    hang = tmp_path / "hang-verify.py"
+    hang.write_text(HANG)
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("".join(json.dumps({"arguments": {"n": i}}) + "\n" for i in range(4)))
+    command = f"{sys.executable} {hang}"
+    seconds = _interrupted(
+        ["verify", "--before", command, "--after", command, "--cases", str(cases), "--jobs", "2",
+         "-w", str(tmp_path)],
+        tmp_path,
+    )  # fmt: skip
+    assert seconds < 20
+    assert _settled(str(hang)) == []
+
+
+def test_ctrl_c_stops_check_while_a_case_runs(tmp_path: Path) -> None:
+    (tmp_path / ".jp").mkdir()
+    hang = tmp_path / "hang-check.py"
+    hang.write_text(HANG)
+    (tmp_path / ".jp" / "config.toml").write_text(
+        f'[conversation.tools.h]\nsource = "local"\ncommand = "{sys.executable} {hang}"\n'
+    )
+    (tmp_path / "cases.jsonl").write_text('{"tool": "h", "arguments": {}}\n')
+    (tmp_path / ".jp-migrate.toml").write_text('cases = "cases.jsonl"\nstore = false\n')
+    assert _interrupted(["check", str(tmp_path)], tmp_path) < 20
+    assert _settled(str(hang)) == []
+
+
+def test_ctrl_c_stops_an_mcp_call_in_flight(tmp_path: Path) -> None:
+    marker = str(tmp_path / "marker")
+    jp = tmp_path / ".jp"
+    jp.mkdir()
+    (jp / "config.toml").write_text(
+        f"[providers.mcp.s]\ncommand = {json.dumps(sys.executable)}\n"
+        f"arguments = {json.dumps([str(SERVER), '--record', marker])}\n"
+        '[conversation.tools.t]\nsource = "mcp.s.sleep"\n'
+    )
+    seconds = _interrupted(
+        ["bridge", "run", "t", "-w", str(tmp_path), "--args", '{"seconds": 120}'],
+        REPO,
+        env=python_on_path(),
+    )
+    assert seconds < 20  # not the 60 s of the call's timeout
+    assert _settled(marker) == []
