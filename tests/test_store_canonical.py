@@ -6,6 +6,7 @@ dumping the file again; the result must be exactly what dumping it would give.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from contract_support import legacy_events
@@ -27,3 +28,21 @@ def test_a_spliced_canonical_file_is_the_pretty_dump_of_the_migrated_events(
     upgrade = upgrade_events(events, encoding=encoding)
     replaced = {i: u.event for i, u in upgrade.upgrades.items()}
     assert rewrite(pretty(events), events, replaced) == pretty(upgrade.events)
+
+
+@SETTINGS
+@given(
+    st.lists(legacy_events(), min_size=1, max_size=4),
+    st.sampled_from(["\t", "    ", " "]),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_a_hand_edited_file_keeps_its_indentation_and_line_endings(
+    events: list[dict[str, Any]], indent: str, newline: str
+) -> None:
+    """Not JP's format (tabs, four spaces, CRLF): a migrated event is written in the file's style."""
+    text = json.dumps(events, indent=indent, ensure_ascii=False).replace("\n", newline) + newline
+    upgrade = upgrade_events(events, encoding="auto")
+    replaced = {i: u.event for i, u in upgrade.upgrades.items()}
+    expected = json.dumps(upgrade.events, indent=indent, ensure_ascii=False)
+    raw = text.encode("utf-8")
+    assert rewrite(raw, events, replaced) == (expected.replace("\n", newline) + newline).encode()

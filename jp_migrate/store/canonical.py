@@ -131,16 +131,21 @@ def _styled(event: Any, text: str, start: int, end: int) -> str:
         return json.dumps(event, ensure_ascii=False, separators=separators)
     line_start = text.rfind("\n", 0, start) + 1
     indent = text[line_start:start] if text[line_start:start].isspace() else ""
-    step = _indent_step(original)
-    dumped = json.dumps(event, indent=step, ensure_ascii=False)
-    return dumped.replace("\n", "\n" + indent)
+    newline = "\r\n" if "\r\n" in original else "\n"
+    dumped = json.dumps(event, indent=_indent_unit(original), ensure_ascii=False)
+    return dumped.replace("\n", newline + indent)
 
 
-def _indent_step(original: str) -> int:
+def _indent_unit(original: str) -> str:
+    """One level of the element's indentation (spaces or tabs): its first inner line's
+    leading whitespace beyond its closing line's; two spaces when that says nothing."""
     lines = original.split("\n")
     if len(lines) < 2:
-        return 2
-    first = lines[1]
-    last = lines[-1]
-    step = (len(first) - len(first.lstrip(" "))) - (len(last) - len(last.lstrip(" ")))
-    return step if step > 0 else 2
+        return "  "
+    inner, closing = (_leading(line) for line in (lines[1], lines[-1]))
+    unit = inner[len(closing) :] if inner.startswith(closing) else ""
+    return unit or "  "
+
+
+def _leading(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
