@@ -104,6 +104,15 @@ def number_out_of_range(root: Path) -> Path:
     return write_conversation(root, BAD, _with_response(response))
 
 
+def nested_too_deeply(root: Path) -> Path:
+    events = legacy_events()
+    deep: object = "bottom"
+    for _ in range(300):
+        deep = {"a": deep}
+    events[2]["metadata"] = deep
+    return write_conversation(root, BAD, events)
+
+
 def byte_order_mark(root: Path) -> Path:
     return write_conversation(root, BAD, b"\xef\xbb\xbf" + json.dumps(legacy_events()).encode())
 
@@ -123,6 +132,7 @@ CASES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "lone surrogate escape": (lone_surrogate, "lone UTF-16 surrogate"),
     "number beyond a double": (number_out_of_range, "1e400 is out of range"),
     "byte order mark": (byte_order_mark, "BOM"),
+    "nested too deeply": (nested_too_deeply, "nested too deeply"),
 }
 
 
