@@ -34,6 +34,7 @@ CTX = tool_context(
         ("{{tool.arguments.path}}", "src/é x.rs"),  # strings raw, non-ASCII kept
         ("{{tool.arguments.n}}", "3"),
         ("{{tool.arguments.ratio}}", "0.5"),
+        ("{{tool.arguments.n + 1}}", "4"),
         ("{{tool.arguments.flag}}", "true"),  # bools as JSON, not Python
         ("{{tool.answers.confirm}}", "false"),
         ("{{tool.arguments.list}}", '[1,"a"]'),  # lists compact JSON
@@ -52,6 +53,15 @@ def test_formatter(template: str, rendered: str | None) -> None:
         assert out == rendered
     else:
         assert out.startswith("{") and '"path"' in out
+
+
+@pytest.mark.parametrize(
+    ("value", "rendered"), [(2.0, "2.0"), (1e20, "100000000000000000000.0"), (-0.0, "-0.0")]
+)
+def test_a_float_renders_as_minijinja_writes_it(value: float, rendered: str) -> None:
+    """The Python binding hands a finalizer 2.0 as the int 2; JP's engine writes `2.0`."""
+    context = tool_context("t", {"x": value}, {}, {}, Path("/w"))
+    assert render("{{tool.arguments.x}}", context) == rendered
 
 
 def test_whole_tool_is_a_json_blob() -> None:

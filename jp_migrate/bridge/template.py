@@ -16,7 +16,7 @@ from typing import Any
 from jp_migrate.bridge.errors import BridgeError
 
 
-def _format(value: Any) -> str:
+def _format(value: Any) -> Any:
     if value is None:  # none and undefined both arrive as None
         return "null"
     if isinstance(value, bool):
@@ -24,7 +24,9 @@ def _format(value: Any) -> str:
     if isinstance(value, str):  # includes Markup from `tojson` and friends
         return str(value)
     if isinstance(value, int | float):
-        return json.dumps(value)
+        # minijinja's own rendering, as JP's: the binding hands us 2.0 as the int 2,
+        # where the engine itself writes `2.0`.
+        return NotImplemented
     if isinstance(value, Mapping | list | tuple):
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
     return str(value)
