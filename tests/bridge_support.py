@@ -119,3 +119,19 @@ def template(name: str) -> str:
 def write_cases(path: Path, cases: list[dict]) -> Path:
     path.write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
     return path
+
+
+def live_processes(marker: str) -> list[int]:
+    """PIDs of running (not zombie) processes whose command line contains `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+            state = (entry / "stat").read_text().split()[2]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found

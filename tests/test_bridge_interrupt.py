@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from bridge_support import python_on_path
+from bridge_support import live_processes, python_on_path
 from conftest import EXAMPLES, REPO
 
 SERVER = EXAMPLES / "mcp_server" / "server.py"
@@ -38,26 +38,11 @@ def _interrupted(args: list[str], cwd: Path, env: dict[str, str] | None = None) 
     return time.monotonic() - started
 
 
-def _alive(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
-            state = (entry / "stat").read_text().split()[2]
-        except OSError:
-            continue
-        if marker in cmdline and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
 def _settled(marker: str) -> list[int]:
     deadline = time.monotonic() + 5
-    while _alive(marker) and time.monotonic() < deadline:
+    while live_processes(marker) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return _alive(marker)
+    return live_processes(marker)
 
 
 def test_ctrl_c_stops_verify_with_worker_threads(tmp_path: Path) -> None:

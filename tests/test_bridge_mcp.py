@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from bridge_support import python_on_path
+from bridge_support import live_processes, python_on_path
 from conftest import EXAMPLES, run_cli
 
 WS = EXAMPLES / "tools"
@@ -179,21 +179,6 @@ def test_input_required_retry_reaches_the_same_server(tmp_path: Path) -> None:
 # ── bad input: one line, non-zero exit, no orphan server ──────────────────────
 
 
-def _server_processes(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
-            state = (entry / "stat").read_text().split()[2]
-        except OSError:
-            continue
-        if marker in cmdline and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
 def _workspace(tmp_path: Path, command: str, args: list[str], tool: str) -> Path:
     jp = tmp_path / "ws" / ".jp"
     jp.mkdir(parents=True)
@@ -251,7 +236,7 @@ def test_a_hanging_call_times_out_and_leaves_no_server(tmp_path: Path) -> None:
     # Generous: on a loaded machine the server's own start-up can take seconds.
     rc, _, err = bridge("t", "--args", '{"seconds": 120}', "--timeout", "8", ws=ws)
     _one_line(rc, err, "timed out after 8s")
-    assert _server_processes(marker) == []
+    assert live_processes(marker) == []
 
 
 def test_a_tool_the_server_does_not_offer_cannot_run(tmp_path: Path) -> None:
