@@ -104,8 +104,8 @@ def contract_error(err: ValidationError, *, what: str) -> ContractError:
         key = kind.partition(":")[2]
         field = f"{field}.{key}" if field else key
     msg = first.get("msg", "invalid value")
-    if kind == "recursion_loop":  # pydantic's words for a document nested past its limit
-        msg = "nested too deeply"
+    if kind.startswith("recursion_"):  # a document nested past pydantic's limit
+        msg = "nested too deeply"  # (`recursion_loop`, `recursion_depth_exceeded` since 2.14)
     if len(field) > FIELD_SHOWN:  # the path to a deeply nested value: its start and its end
         field = f"{field[: FIELD_SHOWN // 2]}…{field[-FIELD_SHOWN // 2 :]}"
     return ContractError(f"not a valid {what}: {msg}", field=field)
