@@ -47,6 +47,8 @@ ROWS: list[tuple[Callable[..., Any], Any, str, str]] = [
     (load_json, b"\xff\xfe{}", "", "not valid UTF-8"),
     (load_json, '{"a": NaN}', "", "NaN is not a JSON value"),
     (load_json, "[1e999]", "", "out of range"),
+    (load_json, "[1" + "0" * 400 + "]", "", "out of range"),  # beyond a double, as serde_json
+    (load_json, "[1" + "0" * 5000 + "]", "", "out of range"),  # beyond Python's int() limit
     (load_json, '"\\udc00"', "", "lone UTF-16 surrogate"),
     (load_json, "[" * 100_000, "", "invalid JSON"),
     (parse_outcome, "", "", "invalid JSON"),

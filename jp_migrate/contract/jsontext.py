@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any
 
 from jp_migrate.errors import ContractError
@@ -28,6 +29,21 @@ def _finite(text: str) -> float:
     return value
 
 
+_DOUBLE_MAX = int(sys.float_info.max)
+
+
+def _integer(text: str) -> int:
+    """An integer serde_json can hold: it reads one beyond 64 bits as a double, so one
+    beyond a double's range (some 309 digits) is out of range, as is one Python will
+    not convert (more than 4,300 digits)."""
+    if len(text) > 330:  # past any double, and before int() refuses it with a ValueError
+        raise _NotJson(f"number {text[:20]}… ({len(text)} digits) is out of range")
+    value = int(text)
+    if abs(value) > _DOUBLE_MAX:
+        raise _NotJson(f"number {text[:20]}… ({len(text)} digits) is out of range")
+    return value
+
+
 def _lone_surrogate(value: Any) -> bool:
     if isinstance(value, str):
         try:
@@ -45,8 +61,8 @@ def _lone_surrogate(value: Any) -> bool:
 def load_json(data: bytes | str, *, source: str = "") -> Any:
     """Parse JSON text as serde_json does; anything it would refuse is one ContractError.
 
-    Refused: non-UTF-8 bytes, syntax errors, `NaN`/`Infinity`, numbers beyond a
-    double's range, and strings
+    Refused: non-UTF-8 bytes, syntax errors, `NaN`/`Infinity`, numbers (integers
+    too) beyond a double's range, and strings
     holding a lone UTF-16 surrogate (`"\\ud800"`), which no UTF-8 text can carry.
     """
     if isinstance(data, bytes):
@@ -57,7 +73,9 @@ def load_json(data: bytes | str, *, source: str = "") -> Any:
     elif _lone_surrogate(data):
         raise ContractError("not valid UTF-8 (holds a lone surrogate)", source=source)
     try:
-        value = json.loads(data, parse_constant=_no_constant, parse_float=_finite)
+        value = json.loads(
+            data, parse_constant=_no_constant, parse_float=_finite, parse_int=_integer
+        )
     except json.JSONDecodeError as exc:
         raise ContractError(
             f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
