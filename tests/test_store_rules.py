@@ -164,3 +164,32 @@ def test_without_a_workspace_root_no_uri_is_made(tmp_path: Path) -> None:
     assert run_cli("conversations", str(root), "--rule", "store-file-resource").returncode == 0
     assert responses(path)[0]["content"][0]["type"] == "text"
     shutil.rmtree(root)
+
+
+@pytest.mark.parametrize(
+    ("line", "replacement", "error"),
+    [
+        ("excerpt_markers = [", "excerpt_markers = ['(unclosed']\n#", "is not a regular expression"),
+        ('tools = ["fs_read_file", "read_file"]', "tools = 5", "expected a list of strings"),
+        ('path_argument = "path"', "path_argument = 3", "expected a string"),
+    ],
+    ids=["bad pattern", "tools not a list", "path_argument not a string"],
+)
+def test_a_match_table_the_rule_cannot_read_stops_before_any_store(
+    tmp_path: Path, line: str, replacement: str, error: str
+) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    text = (REPO / "rules" / "store-file-resource.toml").read_text()
+    assert line in text
+    (rules / "store-file-resource.toml").write_text(text.replace(line, replacement, 1))
+    path = write_conversation(tmp_path / "ws" / ".jp", "17000000001-a", legacy_events())
+    before = path.read_bytes()
+    result = run_cli("conversations", str(tmp_path / "ws"), "--rules", str(rules))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    (message,) = result.stderr.strip().splitlines()
+    assert "store-file-resource.toml: match." in message and error in message
+    assert path.read_bytes() == before
+    tested = run_cli("rules", "test", "--rules", str(rules))
+    assert tested.returncode == 1 and "Traceback" not in tested.stderr + tested.stdout
+    assert error in tested.stdout

@@ -79,12 +79,33 @@ def file_uri(root: str, path: str) -> str | None:
     return "file://" + quote(joined, safe="/")
 
 
+_STRINGS = ("event", "path_argument", "default_mime_type", "example_root")
+_STRING_LISTS = ("tools", "excerpt_markers")
+
+
+def check_match(match: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The first entry of `[match]` this rule cannot read: (key, reason), or None."""
+    for key in _STRINGS:
+        if key in match and not isinstance(match[key], str):
+            return key, f"expected a string, got {type(match[key]).__name__}"
+    for key in _STRING_LISTS:
+        value = match.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return key, "expected a list of strings"
+    for pattern in match.get("excerpt_markers", []):
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            return "excerpt_markers", f"{pattern!r} is not a regular expression: {exc}"
+    return None
+
+
 def _tool_names(match: Mapping[str, Any]) -> list[str]:
     tools = match.get("tools", [])
     return [t for t in tools if isinstance(t, str)] if isinstance(tools, list) else []
 
 
-@store_rule(RULE_ID)
+@store_rule(RULE_ID, check_match)
 def file_resource(context: RuleContext) -> list[ContentBlock] | None:
     match = context.match
     request = context.request

@@ -16,7 +16,7 @@ from jp_migrate.contract.blocks import ContentBlock
 from jp_migrate.convert.encoding import decode_payload
 from jp_migrate.convert.events import Event, ResponseUpgrade, is_response, upgrade_response
 from jp_migrate.convert.render import render
-from jp_migrate.errors import ContractError
+from jp_migrate.errors import ContractError, RuleError
 
 FAITHFUL_RULE = "store-faithful-text"
 
@@ -35,14 +35,34 @@ class RuleContext:
 # id → implementation: returns richer blocks, or None to leave the response to the next rule.
 StoreRule = Callable[[RuleContext], list[ContentBlock] | None]
 STORE_RULES: dict[str, StoreRule] = {}
+# id → what checks its [match] table: returns (key, reason) of the first bad entry, or None
+MatchCheck = Callable[[Mapping[str, Any]], tuple[str, str] | None]
+MATCH_CHECKS: dict[str, MatchCheck] = {}
 
 
-def store_rule(rule_id: str) -> Callable[[StoreRule], StoreRule]:
+def store_rule(rule_id: str, check: MatchCheck | None = None) -> Callable[[StoreRule], StoreRule]:
     def register(fn: StoreRule) -> StoreRule:
         STORE_RULES[rule_id] = fn
+        if check is not None:
+            MATCH_CHECKS[rule_id] = check
         return fn
 
     return register
+
+
+def check_match(rule: Any) -> None:
+    """A rule file's `[match]` table as its implementation reads it, or RuleError naming the key.
+
+    Checked when a rule is selected (and by `rules test`), before any store is read:
+    a wrong type would otherwise make the rule silently match nothing, and a bad
+    pattern fail mid-run.
+    """
+    _load_builtin_rules()
+    check = MATCH_CHECKS.get(rule.id)
+    bad = check(rule.match) if check is not None else None
+    if bad is not None:
+        key, reason = bad
+        raise RuleError(str(rule.path), f"match.{key}", reason)
 
 
 def decode_leaves(value: Any) -> Any:
@@ -160,6 +180,7 @@ def run_example(rule: Any, example: Any) -> tuple[str, list[str]]:
     if not isinstance(events, list):
         raise ContractError("a store rule example's input is a JSON array of events")
     rules = () if rule.id == FAITHFUL_RULE else (rule.id,)
+    check_match(rule)
     root = rule.match.get("example_root") if isinstance(rule.match, dict) else None
     match = rule.match if isinstance(rule.match, dict) else {}
     result = upgrade_events(events, rules=rules, root=root, matches={rule.id: match})

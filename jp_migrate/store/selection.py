@@ -6,7 +6,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from jp_migrate.convert.store_rules import FAITHFUL_RULE, STORE_RULES, _load_builtin_rules
+from jp_migrate.convert.store_rules import (
+    FAITHFUL_RULE,
+    STORE_RULES,
+    _load_builtin_rules,
+    check_match,
+)
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.rules import Rule, discover_rules, rules_dir
 
@@ -41,4 +46,5 @@ def select_rules(
     for rule_id, rule in chosen.items():
         if rule_id not in STORE_RULES:
             raise JpMigrateError(f"{rule.path}: store rule {rule_id!r} has no implementation")
+        check_match(rule)
     return tuple(chosen), {rule_id: dict(rule.match) for rule_id, rule in chosen.items()}
