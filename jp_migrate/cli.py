@@ -9,7 +9,9 @@ Exit codes: 0 nothing to do / all good, 1 something would change or differs,
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+from typing import NoReturn
 
 import click
 
@@ -89,7 +91,24 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(1)
+    except OSError as exc:  # e.g. the output could not be written (a full disk)
+        _os_error(exc)
     except KeyboardInterrupt:
         sys.exit(130)
+    try:
+        sys.stdout.flush()  # what is still buffered must reach its file now, or say why not
+    except OSError as exc:
+        _os_error(exc)
     # Subcommands return their exit code.
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _os_error(exc: OSError) -> NoReturn:
+    """One line, exit 2. Not `sys.exit`: the interpreter's own flush of a stdout that
+    cannot be written would fail again at exit, with a traceback."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    try:
+        sys.stderr.write(f"error: {where}{exc.strerror or exc}\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(2)

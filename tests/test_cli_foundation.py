@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -74,3 +75,18 @@ def test_startup_benchmark_fails_over_the_limit() -> None:
     done = run_benchmark("bench_startup.py", "-n", "1", "--limit", "0.01", timeout=120)
     assert done.returncode == 1
     assert done.stdout.splitlines()[-1].endswith("TOO SLOW")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["schema"], ["rules", "list"], ["schema", "report"]])
+def test_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "jp_migrate", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr == "error: No space left on device\n"
