@@ -46,6 +46,7 @@ class FakeToolsOptions:
     write: bool = True
     diff: bool = False
     exclude: tuple[str, ...] = ()
+    exclude_base: Path | None = None
     jobs: int = 1
 
 

@@ -57,9 +57,10 @@ greet = "greet_jp"
         False,
         True,
         True,
-        ("markdown=summary.md",),
+        (f"markdown={tmp_path / 'summary.md'}",),  # a report file is relative to the config
         2,
     )
+    assert cfg.exclude_base == tmp_path
     assert (cfg.verify.tool, cfg.verify.tools, cfg.verify.timeout) == (
         "calc",
         ("calc", "greet"),
@@ -106,6 +107,8 @@ def test_a_pyproject_without_the_table_is_an_error_when_named(tmp_path: Path) ->
         ("[verify.control]\na = 1\n", r"verify\.control: expected a table"),
         ("[verify]\ntimeout = -1\n", r"verify\.timeout: expected a number of seconds above 0"),
         ("paths = [\n", r"\.jp-migrate\.toml: invalid TOML"),
+        ("report = ['xml']\n", r"\.jp-migrate\.toml: report: unknown report format 'xml'"),
+        ("report = ['json=']\n", r"report: missing file name after '='"),
     ],
 )
 def test_bad_values_name_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:
@@ -144,3 +147,9 @@ def test_flags_override_only_what_was_given() -> None:
     base = CheckConfig(exclude=("a",), diff=False, store=True, encoding="plain")
     out = base.override(exclude=("b",), diff=None, store=False, encoding=None)
     assert (out.exclude, out.diff, out.store, out.encoding) == (("b",), False, False, "plain")
+
+
+def test_a_rules_directory_named_without_a_slash_is_the_config_s(tmp_path: Path) -> None:
+    (tmp_path / "rules").mkdir()
+    cfg = load_config(write(tmp_path / ".jp-migrate.toml", 'rules = ["rules", "store-x"]\n'))
+    assert cfg.rules == (str(tmp_path / "rules"), "store-x")

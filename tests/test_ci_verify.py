@@ -136,3 +136,35 @@ def test_a_tool_outside_the_workspace_runs_in_the_copy(tmp_path: Path) -> None:
     result = run_cli("check", "ws", "--no-store", "--no-tools", "--report", "json", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert [c["verdict"] for c in json.loads(result.stdout)["verify"]] == ["match", "match"]
+
+
+def test_check_from_a_subdirectory_runs_the_cases_of_its_workspace(tmp_path: Path) -> None:
+    ws = workspace(tmp_path / "ws")
+    (ws / "tests").mkdir()
+    result = run_cli("check", "--no-store", "--report", "json", cwd=ws / "tests")
+    assert result.returncode == 1, result.stderr  # greet.py would change; the cases ran
+    assert [c["verdict"] for c in json.loads(result.stdout)["verify"]] == ["match", "expected"]
+
+
+def test_check_of_one_tool_source_runs_no_cases(tmp_path: Path) -> None:
+    ws = workspace(tmp_path / "ws")
+    result = run_cli("check", str(ws / "other.py"), "--report", "json", cwd=tmp_path)
+    data = json.loads(result.stdout)
+    assert data["verify"] is None and [f["path"] for f in data["tools"]] == ["ws/other.py"]
+
+
+def test_exclude_patterns_are_anchored_where_they_are_written(tmp_path: Path) -> None:
+    """`/x.py` in a config is the config directory's own x.py, as in a .gitignore there."""
+    ws = workspace(tmp_path / "ws")
+    (ws / "sub").mkdir()
+    (ws / "sub" / "other.py").write_text(OTHER_TOOL)
+    (ws / ".jp-migrate.toml").write_text('exclude = ["/other.py"]\nstore = false\n')
+    for cwd in (ws, tmp_path):  # the same wherever check runs
+        result = run_cli("check", str(ws), "--report", "json", cwd=cwd)
+        files = json.loads(result.stdout)["tools"]
+        paths = sorted(
+            (cwd / f["path"]).resolve().relative_to(ws.resolve()).as_posix() for f in files
+        )
+        assert paths == ["greet.py", "sub/other.py"], result.stdout
+    flag = run_cli("tools", "--check", "--exclude", "/sub/", ".", cwd=ws)
+    assert "sub/other.py" not in flag.stdout and "other.py" in flag.stdout

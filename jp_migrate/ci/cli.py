@@ -54,12 +54,15 @@ def build_config(
         raise JpMigrateError(f"{path}: no such file or directory")
     config = resolve_config(path if path.is_dir() else path.parent, config_file)
     if not path.is_dir():  # a single tool source named on the command line is all that is checked
-        config = replace(config, paths=(path,), store_paths=None, tool_paths=None, store=False)
+        config = replace(
+            config, paths=(path,), store_paths=None, tool_paths=None, store=False, cases=None
+        )
     if verify_tool is not None:
         config = replace(config, verify=replace(config.verify, tool=verify_tool))
     return config.override(
         diff=True if diff else None,
         exclude=exclude or None,
+        exclude_base=Path.cwd() if exclude else None,  # flags are relative to where they are typed
         rules=rules or None,
         encoding=encoding,
         cases=cases,
@@ -68,6 +71,13 @@ def build_config(
         jobs=jobs,
         report=reports or None,
     )
+
+
+def _workspace_of(directory: Path) -> Path:
+    """The JP workspace (a directory with `.jp/`) at or above `directory`, whose tools the
+    cases run; `directory` itself when there is none (the cases then name their error)."""
+    start = directory.resolve()
+    return next((d for d in (start, *start.parents) if (d / ".jp").is_dir()), start)
 
 
 @click.command()
@@ -162,7 +172,7 @@ def check(
         raise JpMigrateError(
             "nothing to check: the store and the tools are both disabled and no cases are configured"
         )
-    workspace = path if path.is_dir() else path.parent
+    workspace = _workspace_of(path if path.is_dir() else path.parent)
     report = run_check(config, Path.cwd(), workspace, timings=timings)
     for line in _problems(report):
         click.echo(line, err=True)

@@ -67,6 +67,7 @@ class CheckConfig:
     store_paths: tuple[Path, ...] | None = None
     tool_paths: tuple[Path, ...] | None = None
     exclude: tuple[str, ...] = ()
+    exclude_base: Path | None = None  # the directory `exclude` is relative to (None: cwd)
     exclude_archived: bool = False
     rules: tuple[str, ...] = ()
     encoding: str = "auto"
@@ -119,9 +120,27 @@ def _positive_int(where: Path, key: str, value: Any) -> int:
 def _rules(where: Path, key: str, value: Any) -> tuple[str, ...]:
     """Store rule ids, or directories of rule files (those resolve against the config's directory)."""
     return tuple(
-        str(where.parent / rule) if "/" in rule or rule.startswith(".") else rule
+        str(where.parent / rule)
+        if "/" in rule or rule.startswith(".") or (where.parent / rule).is_dir()
+        else rule
         for rule in _strings(where, key, value)
     )
+
+
+def _reports(where: Path, key: str, value: Any) -> tuple[str, ...]:
+    """Report specs, checked now; a FILE resolves against the config's directory."""
+    from jp_migrate.report import STDOUT, parse_spec
+
+    specs = []
+    for spec in _strings(where, key, value):
+        try:
+            parsed = parse_spec(spec)
+        except JpMigrateError as exc:
+            raise ConfigError(where, key, str(exc).removeprefix(f"--report {spec}: ")) from None
+        if parsed.target != STDOUT:
+            spec = f"{parsed.fmt}={where.parent / parsed.target}"
+        specs.append(spec)
+    return tuple(specs)
 
 
 ENCODINGS = ("auto", "base64", "plain")  # StoreOptions.encoding
@@ -178,7 +197,7 @@ def _parse(where: Path, table: Mapping[str, Any], prefix: str) -> CheckConfig:
         "store": ("store", _bool),
         "tools": ("tools", _bool),
         "diff": ("diff", _bool),
-        "report": ("report", _strings),
+        "report": ("report", _reports),
         "jobs": ("jobs", _positive_int),
         "verify": ("verify", _verify),
     }
@@ -193,6 +212,8 @@ def _parse(where: Path, table: Mapping[str, Any], prefix: str) -> CheckConfig:
         name, read = readers[key]
         values[name] = read(where, f"{prefix}{key}", table[key])
     values.setdefault("paths", (base,))
+    if "exclude" in values:
+        values["exclude_base"] = base  # patterns in a file are relative to it, as in a .gitignore
     return CheckConfig(source=where, **values)
 
 

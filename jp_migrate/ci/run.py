@@ -83,7 +83,11 @@ def store_dry_run(config: CheckConfig, root: Path) -> list[StoreFile]:
 def tools_dry_run(config: CheckConfig, root: Path) -> list[ToolFile]:
     api = capability("jp_migrate.codemod.api", "tool codemod")
     options = api.ToolsOptions(
-        write=False, diff=config.diff, exclude=tuple(config.exclude), jobs=config.jobs
+        write=False,
+        diff=config.diff,
+        exclude=tuple(config.exclude),
+        exclude_base=config.exclude_base,
+        jobs=config.jobs,
     )
     hint = " (set `tools = false` in the config, or pass --no-tools, to skip tool sources)"
     files: list[ToolFile] = _step(

@@ -58,7 +58,13 @@ def migrated_copy(config: CheckConfig, workspace: Path) -> Iterator[Path]:
         sources = [copy / _inside(p, workspace) for p in config.sources]
         # A source the codemod cannot read or parse stays as it is in the copy: the
         # tools step reports it (against the user's path), and the cases still run.
-        api.migrate_tools(sources, api.ToolsOptions(write=True, exclude=tuple(config.exclude)))
+        base = (config.exclude_base or Path.cwd()).resolve()  # the patterns' base, in the copy
+        inside = base.is_relative_to(workspace)
+        copied_base = copy / base.relative_to(workspace) if inside else copy
+        options = api.ToolsOptions(
+            write=True, exclude=tuple(config.exclude), exclude_base=copied_base
+        )
+        api.migrate_tools(sources, options)
         yield copy
 
 

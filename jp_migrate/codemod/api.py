@@ -29,6 +29,7 @@ class ToolsOptions:
     write: bool = True  # rewrite files in place (False: --check)
     diff: bool = False  # fill ToolFile.diff (and write nothing)
     exclude: tuple[str, ...] = ()
+    exclude_base: Path | None = None  # what `exclude` patterns are relative to (default: cwd)
     jobs: int = 1
 
 
@@ -138,7 +139,7 @@ def _migrate_chunk(paths: list[Path], options: ToolsOptions) -> list[ToolFile]:
 
 def migrate_tools(paths: Sequence[Path], options: ToolsOptions = ToolsOptions()) -> list[ToolFile]:
     """Every Python file under `paths`, in path order."""
-    files = discover(paths, options.exclude)
+    files = discover(paths, options.exclude, options.exclude_base)
     if options.jobs <= 1 or len(files) <= CHUNK:
         return _migrate_chunk(files, options)
     chunks = [files[i : i + CHUNK] for i in range(0, len(files), CHUNK)]

@@ -5,13 +5,16 @@ a directory is walked for `*.py`, honouring every `.gitignore` from the
 repository root (the nearest directory with `.git`) down, and skipping VCS,
 virtualenv and cache directories. A directory named explicitly is walked even
 when an enclosing `.gitignore` ignores it. `--exclude GLOB` (gitignore syntax, e.g.
-`tests/` or `*_pb2.py`) applies to both.
+`tests/` or `*_pb2.py`) applies to both, relative to a base directory (the
+current one, or the directory of the config file that lists the patterns), as
+a `.gitignore` there would: `/gen.py` is only the base's own `gen.py`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
@@ -112,9 +115,15 @@ def _chain(directory: Path) -> list[Path]:
     return chain[::-1]
 
 
-def discover(paths: Sequence[Path], exclude: Sequence[str] = ()) -> list[Path]:
-    """Python files under `paths`, sorted and without duplicates; raises for a PATH that does not exist."""
-    excluded = _excludes(exclude)
+def discover(
+    paths: Sequence[Path], exclude: Sequence[str] = (), base: Path | None = None
+) -> list[Path]:
+    """Python files under `paths`, sorted and without duplicates; raises for a PATH that does not exist.
+
+    `exclude` patterns are relative to `base` (default: the current directory).
+    """
+    spec = _excludes(exclude)
+    excluded = _Excluded(spec, Path(os.path.abspath(base or "."))) if spec is not None else None
     ignores = _Ignores()
     out: dict[Path, None] = {}
     for path in paths:
@@ -123,17 +132,28 @@ def discover(paths: Sequence[Path], exclude: Sequence[str] = ()) -> list[Path]:
         if path.is_dir():
             for found in _walk(path, ignores, excluded):
                 out.setdefault(found)
-        elif not (excluded and _excluded(path, excluded, False)):
+        elif not (excluded and excluded(path, False)):
             out.setdefault(path)
     return sorted(out)
 
 
-def _excluded(path: Path, spec: pathspec.PathSpec, is_dir: bool) -> bool:
-    text = path.as_posix() + ("/" if is_dir else "")
-    return spec.match_file(text) or spec.match_file(path.name + ("/" if is_dir else ""))
+@dataclass(frozen=True)
+class _Excluded:
+    """`--exclude` patterns, matched like a `.gitignore` in `base`."""
+
+    spec: pathspec.PathSpec
+    base: Path
+
+    def __call__(self, path: Path, is_dir: bool) -> bool:
+        absolute = Path(os.path.abspath(path))
+        try:
+            relative = absolute.relative_to(self.base).as_posix()
+        except ValueError:  # outside the base: a pattern can only name it by its name
+            relative = absolute.name
+        return self.spec.match_file(relative + ("/" if is_dir else ""))
 
 
-def _walk(top: Path, ignores: _Ignores, excluded: pathspec.PathSpec | None) -> Iterator[Path]:
+def _walk(top: Path, ignores: _Ignores, excluded: _Excluded | None) -> Iterator[Path]:
     resolved_top = top.resolve()
     # A directory named on the command line is walked even if an enclosing .gitignore
     # ignores it (as ruff does): that .gitignore's patterns then apply from the directory down.
@@ -152,7 +172,7 @@ def _walk(top: Path, ignores: _Ignores, excluded: pathspec.PathSpec | None) -> I
             child = here / name
             if name in ALWAYS_SKIPPED or ignores.ignored(real / name, True, chain):
                 continue
-            if excluded and _excluded(child, excluded, True):
+            if excluded and excluded(child, True):
                 continue
             kept.append(name)
         dirs[:] = kept
@@ -160,9 +180,7 @@ def _walk(top: Path, ignores: _Ignores, excluded: pathspec.PathSpec | None) -> I
             if not name.endswith(".py"):
                 continue
             child = here / name
-            if ignores.ignored(real / name, False, chain) or (
-                excluded and _excluded(child, excluded, False)
-            ):
+            if ignores.ignored(real / name, False, chain) or (excluded and excluded(child, False)):
                 continue
             yield child
 
