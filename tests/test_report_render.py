@@ -213,3 +213,12 @@ def test_markdown_tables_stay_comment_sized_and_keep_what_matters() -> None:
     assert len(md) < 65_536
     small = render_report(Report(command="check", store=store[:ROW_LIMIT]), "markdown")
     assert "c00000/events.json" in small and "not shown" not in small
+
+
+def test_markdown_code_spans_show_a_path_as_it_is() -> None:
+    """Inside a code span entities are not decoded: `<&>` must not become `&lt;&amp;&gt;`."""
+    from jp_migrate.report.markdown import cell, code
+
+    assert code('rf/dyn <&>"x.py') == '`rf/dyn <&>"x.py`'
+    assert code("a|b") == "`a\\|b`"  # still one table cell
+    assert cell("a <b> & c") == "a &lt;b&gt; &amp; c"  # outside code, HTML stays inert

@@ -18,19 +18,24 @@ ROW_LIMIT = 100  # rows per table: a comment must stay under GitHub's size limit
 _BACKTICKS = re.compile(r"`+")
 
 
+def _one_line(text: object) -> str:
+    """Table-cell text: on one line, its pipes escaped (GFM honours `\\|` even in code)."""
+    return str(text).replace("\r\n", "\n").replace("\n", " ").strip().replace("|", "\\|")
+
+
 def cell(text: object) -> str:
     """A table cell: one line, pipes and HTML-ish characters escaped."""
-    s = str(text).replace("\r\n", "\n").replace("\n", " ").strip()
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return s.replace("|", "\\|")
+    s = _one_line(text)
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def code(text: str) -> str:
-    """Inline code that survives backticks inside `text`."""
+    """Inline code that survives backticks inside `text`. Not HTML-escaped: inside a
+    code span `<` is shown as it is and `&lt;` would be shown as those four characters."""
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{cell(text)}{pad}{ticks}" if text else ""
+    return f"{ticks}{pad}{_one_line(text)}{pad}{ticks}" if text else ""
 
 
 def _fenced(body: str, lang: str) -> str:
