@@ -143,3 +143,16 @@ def test_sarif_rule_descriptions_come_from_the_shipped_rules() -> None:
 @pytest.mark.parametrize("fmt", ["junit", "sarif"])
 def test_junit_and_sarif_are_deterministic(fmt: str) -> None:
     assert render_report(sample_report(), fmt) == render_report(sample_report(reverse=True), fmt)
+
+
+def test_sarif_anchors_a_syntax_error_at_its_position() -> None:
+    report = Report(
+        command="tools",
+        tools=[
+            ToolFile(path="a.py", status="error", message="4:5: syntax error: invalid syntax"),
+            ToolFile(path="b.py", status="error", message="cannot read: Permission denied"),
+        ],
+    )
+    results = validate_sarif(render_report(report, "sarif"))["runs"][0]["results"]
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in results]
+    assert regions == [{"startLine": 4, "startColumn": 5}, {"startLine": 1}]

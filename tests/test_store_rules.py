@@ -116,6 +116,13 @@ def test_rule_context_carries_the_match_table() -> None:
 def test_cli_rule_on_the_corpus_workspace(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     copy_tree(CORPUS, workspace / ".jp")
+    check = run_cli(
+        "conversations", str(workspace), "--rule", "store-file-resource", "--check",
+        "--report", "json",
+    )  # fmt: skip
+    assert check.returncode == 1, check.stderr  # and it says which rule would apply where
+    checked = {tuple(f["rules"]) for f in json.loads(check.stdout)["store"]}
+    assert ("store-faithful-text", "store-file-resource") in checked
     result = run_cli("conversations", str(workspace), "--rule", "store-file-resource")
     assert result.returncode == 0, result.stderr
     path = next((workspace / ".jp").glob("conversations/17727484633-*/events.json"))
@@ -169,7 +176,11 @@ def test_without_a_workspace_root_no_uri_is_made(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("line", "replacement", "error"),
     [
-        ("excerpt_markers = [", "excerpt_markers = ['(unclosed']\n#", "is not a regular expression"),
+        (
+            "excerpt_markers = [",
+            "excerpt_markers = ['(unclosed']\n#",
+            "is not a regular expression",
+        ),
         ('tools = ["fs_read_file", "read_file"]', "tools = 5", "expected a list of strings"),
         ('path_argument = "path"', "path_argument = 3", "expected a string"),
     ],

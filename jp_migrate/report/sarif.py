@@ -8,6 +8,7 @@ report's paths already are, so uploads from any checkout line up.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
@@ -26,6 +27,7 @@ _BUILTIN_RULES: dict[str, str] = {
     STORE_ERROR: "A conversation store file could not be read or migrated.",
     TOOL_ERROR: "A tool source could not be parsed or rewritten.",
 }
+_POSITION = re.compile(r"(\d+):(\d+): ")
 _UNHANDLED = "The codemod found a legacy Outcome it cannot rewrite safely; migrate it by hand."
 
 
@@ -63,8 +65,13 @@ def sarif_results(report: Report) -> list[dict[str, Any]]:
             )
     for t in report.tools or []:
         if t.status == "error":
+            # A syntax error's message starts with its `line:col:` (codemod.engine).
+            at = _POSITION.match(t.message or "")
+            line, column = (int(at[1]), int(at[2]) or None) if at else (1, None)
             results.append(
-                _result(TOOL_ERROR, "error", t.message or "tool source in error", t.path, 1, None)
+                _result(
+                    TOOL_ERROR, "error", t.message or "tool source in error", t.path, line, column
+                )
             )
         for s in t.sites:
             if s.action == "unhandled":

@@ -95,8 +95,9 @@ class Conversation:
 
     @cached_property
     def shown(self) -> str:
-        """The events file as the user would name it, relative to the PATH they gave."""
-        return os.path.join(self.root.shown, self.relative, EVENTS)
+        """The events file as the user would name it, relative to the PATH they gave
+        (normalised: `.` gives `.jp/…`, not `./.jp/…`)."""
+        return os.path.normpath(os.path.join(self.root.shown, self.relative, EVENTS))
 
 
 @dataclass(frozen=True)

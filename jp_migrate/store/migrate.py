@@ -229,7 +229,9 @@ def _convert(
         "conversation": conversation.name,
         "events_total": len(loaded.events),
     }
-    if settings.mode == "check" and not settings.diff:
+    if settings.mode == "check" and not settings.diff and not settings.rules:
+        # The fast count: no event is built. With rules, the full conversion below
+        # reports which rule applied to which file, as a dry run does.
         count, repairs = count_legacy(loaded, settings.encoding)
         if count and is_read_only(target, loaded.mode):
             raise Refused(READ_ONLY)
