@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from jp_migrate.codemod.apply import apply
+from jp_migrate.codemod.constkeys import constant_key_findings
 from jp_migrate.codemod.keyed import keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
 from jp_migrate.codemod.names import Names
@@ -136,20 +137,22 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
         return SourceResult("error", message=syntax_error(source, exc))
     found = scan(module)
     names = Names(module, source)
-    keyed, claimed, variables = keyed_findings(found, names.is_dict_call)
+    keyed = keyed_findings(found, names.is_dict_call)
     findings = (
-        keyed
-        + literal_findings(found, names.is_dict_call, claimed, names)
+        keyed.findings
+        + literal_findings(found, names.is_dict_call, keyed.claimed, names)
         + call_findings(found, names.is_dict_call)
     )
-    findings += string_findings(found, names)
+    findings += string_findings(found, names) + constant_key_findings(found)
     locator = Locator(source, module, found)
     skipped = skip_lines(source)
     findings = _not_skipped(findings, locator, skipped)
     outcomes = {
         id(f.outcome) for f in findings if f.action == "rewritten" and f.outcome is not None
     }
-    findings += _not_skipped(read_findings(found, outcomes, variables), locator, skipped)
+    reported = {id(f.anchor) for f in findings}
+    reads = read_findings(found, outcomes, keyed.variables, keyed.owned)
+    findings += _not_skipped([f for f in reads if id(f.anchor) not in reported], locator, skipped)
     if not findings:
         return SourceResult("unchanged")
     spans = {id(f.anchor): locator.span(f.anchor) for f in findings}

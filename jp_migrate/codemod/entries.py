@@ -3,7 +3,9 @@
 Rebuilding keeps the author's layout: an entry that came from an original
 element keeps that element (its key quoting, its comma and any comment after
 it); new entries borrow the separator the dict already uses between elements,
-and the last entry keeps the original trailing comma (or its absence).
+and the last entry keeps the original trailing comma (or its absence). A
+comment after an entry that is gone (`"type": "success",  # tag`) moves to a
+line of its own where that entry stood.
 """
 
 from __future__ import annotations
@@ -74,15 +76,84 @@ def entries_of(node: cst.BaseExpression) -> list[Entry]:
 
 
 def _plain(comma: cst.Comma) -> cst.Comma:
-    """The same separator without any comment riding on it."""
+    """The same separator without any comment riding on it (a copy must not copy a comment)."""
     after = comma.whitespace_after
-    if isinstance(after, cst.ParenthesizedWhitespace) and after.first_line.comment is not None:
+    if isinstance(after, cst.ParenthesizedWhitespace) and _has_comment(after):
         after = after.with_changes(
             first_line=after.first_line.with_changes(
                 comment=None, whitespace=cst.SimpleWhitespace("")
-            )
+            ),
+            empty_lines=[line for line in after.empty_lines if line.comment is None],
         )
     return comma.with_changes(whitespace_after=after)
+
+
+def _has_comment(whitespace: cst.BaseParenthesizableWhitespace) -> bool:
+    return isinstance(whitespace, cst.ParenthesizedWhitespace) and (
+        whitespace.first_line.comment is not None
+        or any(line.comment is not None for line in whitespace.empty_lines)
+    )
+
+
+def _merged(
+    target: cst.BaseParenthesizableWhitespace, lost: cst.ParenthesizedWhitespace
+) -> cst.BaseParenthesizableWhitespace:
+    """`target` (a line break kept in the output) followed by the comments of `lost`, each on its own line."""
+    if not isinstance(target, cst.ParenthesizedWhitespace):
+        return lost  # `{"type": "success",  # tag` on the opening line: the break comes with it
+    lines = list(lost.empty_lines)
+    if lost.first_line.comment is not None:
+        own = cst.EmptyLine(
+            indent=target.indent, whitespace=target.last_line, comment=lost.first_line.comment
+        )
+        lines.insert(0, own)
+    return target.with_changes(empty_lines=[*target.empty_lines, *lines])
+
+
+def _keep_comments(
+    original: cst.Dict | cst.Call, rebuilt: cst.Dict | cst.Call
+) -> cst.Dict | cst.Call:
+    """Comments riding on the comma of an entry that is gone (`"type": "success",  # tag`) are kept.
+
+    Each moves, on a line of its own, to the line break before where the entry stood:
+    after the nearest earlier entry whose comma is still there, or after the opening bracket.
+    """
+    old: Sequence[Item] = original.elements if isinstance(original, cst.Dict) else original.args
+    new: list[Item] = list(rebuilt.elements if isinstance(rebuilt, cst.Dict) else rebuilt.args)
+    at = {id(item.comma): i for i, item in enumerate(new)}  # where each original comma went
+    opener = (
+        rebuilt.lbrace.whitespace_after
+        if isinstance(rebuilt, cst.Dict)
+        else rebuilt.whitespace_before_args
+    )
+    kept_before: int | None = None  # index in `new` of the nearest earlier comma still there
+    changed = False
+    for item in old:
+        comma = item.comma
+        if not isinstance(comma, cst.Comma):
+            continue
+        if id(comma) in at:
+            kept_before = at[id(comma)]
+            continue
+        lost = comma.whitespace_after
+        if not (isinstance(lost, cst.ParenthesizedWhitespace) and _has_comment(lost)):
+            continue
+        changed = True
+        if kept_before is None:
+            opener = _merged(opener, lost)
+        else:
+            there = new[kept_before].comma
+            assert isinstance(there, cst.Comma)
+            new[kept_before] = new[kept_before].with_changes(
+                comma=there.with_changes(whitespace_after=_merged(there.whitespace_after, lost))
+            )
+    if not changed:
+        return rebuilt
+    if isinstance(rebuilt, cst.Dict):
+        return rebuilt.with_changes(
+            elements=new, lbrace=rebuilt.lbrace.with_changes(whitespace_after=opener)
+        )
+    return rebuilt.with_changes(args=new, whitespace_before_args=opener)
 
 
 def _separators(items: Sequence[Item]) -> tuple[cst.Comma, cst.Comma | cst.MaybeSentinel]:
@@ -139,6 +210,10 @@ def rebuild(node: cst.Dict | cst.Call, entries: list[NewEntry], quote: str) -> c
     origins = [e.origin for e in entries]
     if isinstance(node, cst.Dict):
         items = [_dict_item(e, cst.SimpleString(f"{quote}{e.key}{quote}")) for e in entries]
-        return node.with_changes(elements=_with_commas(node.elements, items, origins))
-    args = [_arg_item(e) for e in entries]
-    return node.with_changes(args=_with_commas(node.args, args, origins))
+        rebuilt: cst.Dict | cst.Call = node.with_changes(
+            elements=_with_commas(node.elements, items, origins)
+        )
+    else:
+        args = [_arg_item(e) for e in entries]
+        rebuilt = node.with_changes(args=_with_commas(node.args, args, origins))
+    return _keep_comments(node, rebuilt)

@@ -14,7 +14,7 @@ and `out = {}` gains `"_meta": {"computer.jp/error": {}}` when trace/transient c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -238,13 +238,21 @@ def _subscript_quote(target: cst.Subscript) -> str:
     return build.quote_of(index.value if isinstance(index, cst.Index) else None)
 
 
-def keyed_findings(
-    found: Scan, is_dict_call: IsDictCall
-) -> tuple[list[Finding], set[int], dict[int, tuple[Scope, str]]]:
-    """Findings, the ids of the `out = {…}` literals they own, and which variable each one is."""
-    findings: list[Finding] = []
-    claimed: set[int] = set()
-    variables: dict[int, tuple[Scope, str]] = {}
+@dataclass
+class Keyed:
+    """What the key-by-key transform decided, and what the read-back check must know of it."""
+
+    findings: list[Finding] = field(default_factory=list)
+    claimed: set[int] = field(default_factory=set)  # ids of the `out = {…}` literals they own
+    variables: dict[int, tuple[Scope, str]] = field(default_factory=dict)  # by init id
+    # ids of the `out["key"]` targets a finding here rewrites or reports: `reads` leaves them be.
+    owned: set[int] = field(default_factory=set)
+
+
+def keyed_findings(found: Scan, is_dict_call: IsDictCall) -> Keyed:
+    """Findings, the `out = {…}` literals and `out["key"]` statements they own, and their variables."""
+    keyed = Keyed()
+    findings, claimed, variables = keyed.findings, keyed.claimed, keyed.variables
     for body, scope in found.blocks:
         assigns = [key_assign(s) for s in body]
         grouped: set[int] = set()
@@ -270,6 +278,7 @@ def keyed_findings(
                 findings.append(Finding(update[2], KEYED_DICT, "unhandled", reason))
                 claimed.add(id(literal))
                 grouped.update(id(m) for m in members)
+                keyed.owned.update(id(m.target) for m in members)
                 continue
             if not members:
                 continue
@@ -298,6 +307,7 @@ def keyed_findings(
                         )
                     )
                     grouped.update(id(m) for m in members)
+                    keyed.owned.update(id(m.target) for m in members)
                 continue
             if tag not in TAGS or not (legacy or type_assign is not None):
                 continue
@@ -312,6 +322,7 @@ def keyed_findings(
             )
             findings.append(_group(literal, members, tag, anchor, quote, is_dict_call))
             grouped.update(id(m) for m in members)
+            keyed.owned.update(id(m.target) for m in members)
             claimed.add(id(literal))
             variables[id(literal)] = (scope, var)
         for head in assigns:
@@ -321,6 +332,7 @@ def keyed_findings(
             if tag in TAGS:
                 reason = f'{head.var}["type"] is set without `{head.var} = {{…}}` earlier in the same block'
                 findings.append(Finding(head.target, KEYED_DICT, "unhandled", reason))
+                keyed.owned.add(id(head.target))
             elif tag is None and _looks_like_outcome(
                 {a.key for a in assigns if a is not None and a.var == head.var}
             ):
@@ -332,4 +344,5 @@ def keyed_findings(
                         f'{head.var}["type"] is not a constant string',
                     )
                 )
-    return findings, claimed, variables
+                keyed.owned.add(id(head.target))
+    return keyed

@@ -120,14 +120,44 @@ def literal_findings(
     return out
 
 
+def _constructor_finding(node: cst.Call, type_arg: cst.Arg) -> Finding | None:
+    """`Success(type="success", content=x)`: an Outcome built by a call that is not the builtin dict.
+
+    A TypedDict, a dataclass, a local `def dict(**kw)`: what it builds is not known,
+    so it is not rewritten; with a tag and a legacy key it is reported, never left as is.
+    """
+    tag = const_str(type_arg.value)
+    if tag not in TAGS:
+        return None
+    keys = {a.keyword.value if a.keyword is not None else None for a in node.args}
+    if not (keys & LEGACY_KEYS or any(a.star == "**" for a in node.args)):
+        return None
+    func = node.func
+    name = (
+        func.value
+        if isinstance(func, cst.Name)
+        else func.attr.value
+        if isinstance(func, cst.Attribute)
+        else "…"
+    )
+    reason = f"{tag} Outcome built by `{name}(…)`, which is not the builtin dict: not rewritten"
+    return Finding(node, DICT_CALL, "unhandled", reason)
+
+
 def call_findings(found: Scan, is_dict_call: IsDictCall) -> list[Finding]:
     out: list[Finding] = []
     for node, _scope in found.calls:
-        if not (isinstance(node.func, cst.Name) and node.func.value == "dict"):
+        type_arg = None
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "type":
+                type_arg = arg
+                break
+        if type_arg is None:
             continue
-        if not any(a.keyword is not None and a.keyword.value == "type" for a in node.args):
-            continue
-        if not is_dict_call(node):
+        if not (shaped_like_dict_call(node) and is_dict_call(node)):
+            foreign = _constructor_finding(node, type_arg)
+            if foreign is not None:
+                out.append(foreign)
             continue
         entries = call_entries(node)
         tag = next((const_str(e.value) for e in entries if e.key == "type"), None)

@@ -2,22 +2,23 @@
 
 `may_contain_outcome` must never say no to a file the transforms would act
 on: every site needs an Outcome tag written as a string (`"success"`,
-`'error'`, `type="needs_input"`, a JSON string holding one), a dynamic `"type"`
-beside a legacy key, or a read of a legacy Outcome's `"type"`. Tags spelt with
-escape sequences or split by implicit concatenation are not detected (and are
-documented as such).
+`'error'`, `type="needs_input"`, a JSON string holding one, its quotes escaped
+or not), a dynamic `"type"` beside a legacy key, or a read of a legacy
+Outcome's `"type"`. Tags spelt with escape sequences or split by implicit
+concatenation are not detected (and are documented as such).
 """
 
 from __future__ import annotations
 
 import re
 
-# A tag right after an opening quote or a quoted JSON key: covers "x", 'x', """x""", r"x", b"x".
-_TAG = re.compile(r"""(?:["'](?:success|error|needs_input)["'])|needs_input""")
+# A tag right after an opening quote or a quoted JSON key: covers "x", 'x', """x""", r"x", b"x",
+# and a JSON string's escaped quotes (`"{\"type\": \"success\"}"`: the closing quote follows `\`).
+_TAG = re.compile(r"""(?:["'](?:success|error|needs_input)\\*["'])|needs_input""")
 # A `"type"` key (or `type=`/`["type"]`) with a non-constant value is still a site (dynamic type).
-_TYPE_KEY = re.compile(r"""["']type["']|\btype\s*=""")
+_TYPE_KEY = re.compile(r"""["']type\\*["']|\btype\s*=""")
 _LEGACY_KEY = re.compile(
-    r"""["'](?:content|message|trace|transient|question)["']|\b(?:content|message|trace|transient|question)\s*="""
+    r"""["'](?:content|message|trace|transient|question)\\*["']|\b(?:content|message|trace|transient|question)\s*="""
 )
 
 _SKIP = re.compile(r"#\s*jp-migrate:\s*skip\b")

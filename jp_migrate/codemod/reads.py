@@ -1,32 +1,190 @@
-"""Code that reads a legacy Outcome's keys back: it would break once the Outcome is an envelope.
+"""Code that reads or changes a legacy Outcome's keys: it would break once the Outcome is an envelope.
 
-Rule `codemod-reads-legacy-keys`. Tracked in one file: variables assigned an
-Outcome the codemod rewrites (or a call to a function of this file that
-returns one), read with `x["content"]` / `x.get("message")`; and anywhere, a
-`["type"]` compared with an Outcome tag (`res["type"] == "success"`).
+Rules `codemod-reads-legacy-keys` (reads) and `codemod-keyed-dict` (writes). Tracked
+in one file, by name rather than by scope, so that a miss is a false alarm and
+never a silent wrong rewrite. A name (or `a.b` attribute) *may hold* an Outcome
+the codemod rewrites when it is assigned, iterated from, or passed as a
+parameter an expression that mentions one: a rewritten Outcome, another such
+name, or a function of this file that returns (or yields) such an expression.
+On such a value, these are sites:
+
+- `x["content"]`, `x.get/pop/setdefault("message")`, `"trace" in x`, a `match`
+  mapping pattern with a legacy key (reads);
+- `x["content"] = …` outside the block whose key-by-key rewrite owns it, and
+  `x.update(…)` that may set a legacy key (writes: the rewrite would not see them);
+
+and anywhere, a `["type"]` (or a `match` pattern's "type") compared with a tag.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 import libcst as cst
 
-from jp_migrate.codemod.entries import const_str
+from jp_migrate.codemod.entries import const_str, dict_entries
 from jp_migrate.codemod.mapping import LEGACY_KEYS, TAGS
-from jp_migrate.codemod.scan import Scan, Scope
-from jp_migrate.codemod.sites import READS_LEGACY_KEYS, Finding
+from jp_migrate.codemod.scan import Scan, Scope, children, dotted, target_names
+from jp_migrate.codemod.sites import KEYED_DICT, READS_LEGACY_KEYS, Finding
 
 DESCRIPTION = "Code reading a legacy Outcome's keys back is reported."
 
 _READ_KEYS = LEGACY_KEYS | {"type"}
+_READ_METHODS = frozenset({"get", "pop", "setdefault"})
 
 
-def _called_name(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Call):
-        if isinstance(node.func, cst.Name):
-            return node.func.value
-        if isinstance(node.func, cst.Attribute):
-            return node.func.attr.value  # self.fail(...), helpers.success(...)
-    return None
+@dataclass(frozen=True)
+class Refs:
+    """What an expression mentions: enough to tell whether its value may be (or hold) an Outcome."""
+
+    outcome: bool  # it contains a node that builds a rewritten Outcome
+    names: frozenset[str]  # names and `a.b` attribute chains it mentions
+    called: frozenset[str]  # functions and methods it calls
+
+
+def refs(node: cst.CSTNode, outcomes: set[int]) -> Refs:
+    """One walk of `node`; `outcomes`: ids of the nodes that build a rewritten Outcome."""
+    outcome = False
+    names: set[str] = set()
+    called: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if id(current) in outcomes:
+            outcome = True
+        if kind is cst.Name:
+            names.add(current.value)  # type: ignore[attr-defined]
+            continue
+        if kind is cst.SimpleString:
+            continue
+        if kind is cst.Attribute:  # `a.out` mentions `a` and `a.out`, not a name `out`
+            name = dotted(current)  # type: ignore[arg-type]
+            if name is not None:
+                names.add(name)
+            stack.append(current.value)  # type: ignore[attr-defined]
+            continue
+        if kind is cst.Arg:  # nor does `f(content=x)` mention a name `content`
+            stack.append(current.value)  # type: ignore[attr-defined]
+            continue
+        if kind is cst.Call:
+            func = current.func  # type: ignore[attr-defined]
+            if isinstance(func, (cst.Name, cst.Attribute)):
+                called.add(func.value if isinstance(func, cst.Name) else func.attr.value)
+        stack.extend(children(current))
+    return Refs(outcome, frozenset(names), frozenset(called))
+
+
+_RECEIVERS = frozenset({"self", "cls"})
+
+
+def _params(function: cst.FunctionDef) -> tuple[list[str], list[str]]:
+    """(positional parameter names in order, every parameter name), `self`/`cls` left out.
+
+    A value passed in never binds the receiver; marking `self` would make every
+    `self.x["content"]` of the file a site.
+    """
+    p = function.params
+    positional = [x.name.value for x in (*p.posonly_params, *p.params)]
+    if positional[:1] and positional[0] in _RECEIVERS:
+        positional = positional[1:]
+    every = positional + [x.name.value for x in p.kwonly_params]
+    every += [s.name.value for s in (p.star_arg, p.star_kwarg) if isinstance(s, cst.Param)]
+    return positional, every
+
+
+def _bound_params(call: cst.Call, functions: list[cst.FunctionDef], index: int) -> set[str]:
+    """The parameters of a function of this file that `call.args[index]` may land in.
+
+    Where it cannot be told (`*args`, a keyword caught by `**kw`), every parameter.
+    """
+    arg = call.args[index]
+    out: set[str] = set()
+    for function in functions:
+        positional, every = _params(function)
+        if arg.star:
+            out.update(every)
+        elif arg.keyword is not None:
+            out.update([arg.keyword.value] if arg.keyword.value in every else every)
+        else:
+            out.update(positional[index : index + 1] or every)
+    return out
+
+
+class Holders:
+    """The names that may hold a rewritten Outcome and the functions that may return one."""
+
+    def __init__(self, found: Scan, outcomes: set[int], variables: Iterable[str]) -> None:
+        self._outcomes = outcomes
+        self.names: set[str] = set(variables)
+        self.helpers: set[str] = set()
+        if not (outcomes or self.names):
+            return  # nothing rewritten: nothing can hold it
+        bindings = [([name], refs(value, outcomes)) for _s, name, value in found.assigns]
+        bindings += [(target_names(t), refs(i, outcomes)) for t, i in found.loops]
+        bindings += self._arguments(found)
+        returns = [
+            (scope.name.value, refs(value, outcomes))
+            for scope, value in found.returns
+            if isinstance(scope, cst.FunctionDef)
+        ]
+        changed = True
+        while changed:  # until nothing new: each round follows one more step of a chain
+            changed = False
+            for names, mentioned in bindings:
+                if not self.names.issuperset(names) and self.refer(mentioned):
+                    self.names.update(names)
+                    changed = True
+            for function, mentioned in returns:
+                if function not in self.helpers and self.refer(mentioned):
+                    self.helpers.add(function)
+                    changed = True
+
+    def _arguments(self, found: Scan) -> list[tuple[list[str], Refs]]:
+        """An argument passed to a function of this file binds that function's parameter."""
+        out: list[tuple[list[str], Refs]] = []
+        for call, _scope in found.calls:
+            func = call.func
+            name = (
+                func.value
+                if isinstance(func, cst.Name)
+                else func.attr.value
+                if isinstance(func, cst.Attribute)
+                else None
+            )
+            functions = (
+                found.functions.get(name) or found.constructors.get(name)
+                if name is not None
+                else None
+            )
+            if not functions:
+                continue
+            for index, arg in enumerate(call.args):
+                params = _bound_params(call, functions, index)
+                if params:
+                    out.append((sorted(params), refs(arg.value, self._outcomes)))
+        return out
+
+    def refer(self, mentioned: Refs) -> bool:
+        return (
+            mentioned.outcome
+            or not mentioned.names.isdisjoint(self.names)
+            or not mentioned.names.isdisjoint(self.helpers)
+            or not mentioned.called.isdisjoint(self.helpers)
+        )
+
+    def holds(self, node: cst.BaseExpression) -> str | None:
+        """How to name `node` in a report when its value may be a rewritten Outcome, else None."""
+        if not self.refer(refs(node, self._outcomes)):
+            return None
+        name = dotted(node)
+        if name is not None:
+            return f"`{name}`"
+        if isinstance(node, cst.Call) and isinstance(node.func, (cst.Name, cst.Attribute)):
+            func = node.func
+            return f"`{func.value if isinstance(func, cst.Name) else func.attr.value}(…)`"
+        return "a value that may hold a rewritten Outcome"
 
 
 def _subscript_key(node: cst.Subscript) -> str | None:
@@ -35,71 +193,132 @@ def _subscript_key(node: cst.Subscript) -> str | None:
     return const_str(node.slice[0].slice.value)
 
 
-def _get_key(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
-    """`x.get("key", …)` → (x, "key")."""
+def _method(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+    """`x.name(…)` → (x, "name")."""
     func = node.func
-    if isinstance(func, cst.Attribute) and func.attr.value == "get" and node.args:
-        key = const_str(node.args[0].value)
-        if key is not None:
-            return func.value, key
+    if isinstance(func, cst.Attribute):
+        return func.value, func.attr.value
     return None
 
 
-def read_findings(
-    found: Scan, outcomes: set[int], variables: dict[int, tuple[Scope, str]]
-) -> list[Finding]:
-    """`outcomes`: ids of nodes that build an envelope now; `variables`: key-by-key ones, by init id."""
-    outcome_vars = {(id(scope), name) for scope, name in variables.values()}
-    outcome_vars |= {
-        (id(scope), name) for scope, name, value in found.assigns if id(value) in outcomes
-    }
-    helpers = {
-        scope.name.value
-        for scope, value in found.returns
-        if isinstance(scope, cst.FunctionDef)
-        and (
-            id(value) in outcomes
-            or (isinstance(value, cst.Name) and (id(scope), value.value) in outcome_vars)
-        )
-    }
-    outcome_vars |= {
-        (id(scope), name) for scope, name, value in found.assigns if _called_name(value) in helpers
-    }
+def _get_key(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+    """`x.get("key", …)` (or pop, setdefault) → (x, "key")."""
+    method = _method(node)
+    if method is not None and method[1] in _READ_METHODS and node.args:
+        key = const_str(node.args[0].value)
+        if key is not None:
+            return method[0], key
+    return None
 
-    def is_outcome(node: cst.BaseExpression, scope: Scope) -> str | None:
-        if isinstance(node, cst.Name) and (id(scope), node.value) in outcome_vars:
-            return f"`{node.value}`"
-        name = _called_name(node)
-        return f"`{name}(…)`" if name in helpers else None
 
+def _may_update_legacy_key(call: cst.Call) -> bool:
+    """`x.update(…)` whose keys are not all constants an Outcome does not know."""
+    for arg in call.args:
+        if arg.keyword is not None:
+            keys: list[str | None] = [arg.keyword.value]
+        elif arg.star or not isinstance(arg.value, cst.Dict):
+            return True
+        else:
+            keys = [e.key for e in dict_entries(arg.value)]
+        if any(key is None or key in _READ_KEYS for key in keys):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A use of a legacy key on `value`: a site when `value` may hold a rewritten Outcome."""
+
+    anchor: cst.CSTNode
+    value: cst.BaseExpression
+    rule: str
+    reason: str  # with `{what}` for how the value is named
+
+
+def _subscript_candidates(found: Scan, owned: set[int]) -> list[_Candidate]:
+    out: list[_Candidate] = []
+    for sub, _scope in found.subscripts:
+        key = _subscript_key(sub)
+        if key not in _READ_KEYS or id(sub) in owned:
+            continue
+        if id(sub) in found.stored:
+            reason = (
+                f"sets the legacy Outcome key {key!r} of {{what}} outside the block that builds it"
+            )
+            out.append(_Candidate(sub, sub.value, KEYED_DICT, reason))
+        else:
+            reason = f"reads the legacy Outcome key {key!r} of {{what}}"
+            out.append(_Candidate(sub, sub.value, READS_LEGACY_KEYS, reason))
+    return out
+
+
+def _call_candidates(found: Scan) -> list[_Candidate]:
+    out: list[_Candidate] = []
+    for call, _scope in found.calls:
+        got = _get_key(call)
+        if got is not None:
+            if got[1] in _READ_KEYS:
+                reason = f"reads the legacy Outcome key {got[1]!r} of {{what}}"
+                out.append(_Candidate(call, got[0], READS_LEGACY_KEYS, reason))
+            continue
+        method = _method(call)
+        if method is not None and method[1] == "update" and _may_update_legacy_key(call):
+            reason = "`.update(…)` on {what} may set a legacy Outcome key the rewrite does not see"
+            out.append(_Candidate(call, method[0], KEYED_DICT, reason))
+    return out
+
+
+def _membership_candidates(found: Scan) -> list[_Candidate]:
+    """`"message" in res`."""
+    out: list[_Candidate] = []
+    for comparison in found.comparisons:
+        left = comparison.left
+        for target in comparison.comparisons:
+            key = const_str(left)
+            if key in _READ_KEYS and isinstance(target.operator, (cst.In, cst.NotIn)):
+                reason = f"tests for the legacy Outcome key {key!r} of {{what}}"
+                out.append(_Candidate(left, target.comparator, READS_LEGACY_KEYS, reason))
+            left = target.comparator
+    return out
+
+
+def _mapping_keys(pattern: cst.CSTNode) -> list[cst.MatchMappingElement]:
+    """Every `"key": pattern` of the mapping patterns in `pattern`, nested ones too."""
+    out: list[cst.MatchMappingElement] = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.MatchMappingElement):
+            out.append(node)
+        stack.extend(children(node))
+    return out
+
+
+def _match_findings(found: Scan) -> tuple[list[Finding], list[_Candidate]]:
+    """`match r: case {"type": "success", …}` anywhere; `case {"content": c}` when `r` may be one."""
     out: list[Finding] = []
-    if outcome_vars or helpers:
-        for sub, scope in found.subscripts:
-            key = _subscript_key(sub)
-            if key in _READ_KEYS and id(sub) not in found.stored:
-                what = is_outcome(sub.value, scope)
-                if what:
-                    out.append(
-                        Finding(
-                            sub,
-                            READS_LEGACY_KEYS,
-                            "unhandled",
-                            f"reads the legacy Outcome key {key!r} of {what}",
-                        )
+    candidates: list[_Candidate] = []
+    for match in found.matches:
+        for case in match.cases:
+            for element in _mapping_keys(case.pattern):
+                key = const_str(element.key)
+                pattern = element.pattern
+                tag = const_str(pattern.value) if isinstance(pattern, cst.MatchValue) else None
+                if key == "type" and tag in TAGS:
+                    reason = f'matches a legacy Outcome\'s "type" against {tag!r}'
+                    out.append(Finding(element.key, READS_LEGACY_KEYS, "unhandled", reason))
+                elif key in _READ_KEYS:
+                    reason = f"matches the legacy Outcome key {key!r} of {{what}}"
+                    candidates.append(
+                        _Candidate(element.key, match.subject, READS_LEGACY_KEYS, reason)
                     )
-        for call, scope in found.calls:
-            got = _get_key(call)
-            if got is not None and got[1] in _READ_KEYS:
-                what = is_outcome(got[0], scope)
-                if what:
-                    out.append(
-                        Finding(
-                            call,
-                            READS_LEGACY_KEYS,
-                            "unhandled",
-                            f"reads the legacy Outcome key {got[1]!r} of {what}",
-                        )
-                    )
+    return out, candidates
+
+
+def _comparison_findings(found: Scan, out: list[Finding]) -> list[Finding]:
+    """Anywhere: `x["type"] == "success"`, `x.get("type") != "error"`."""
+    anchors = {id(f.anchor) for f in out}
+    new: list[Finding] = []
     for comparison in found.comparisons:
         operands = [comparison.left, *(t.comparator for t in comparison.comparisons)]
         if not any(const_str(o) in TAGS for o in operands):
@@ -111,13 +330,34 @@ def read_findings(
                 anchor = operand
             else:
                 continue
-            if not any(f.anchor is anchor for f in out):
-                out.append(
-                    Finding(
-                        anchor,
-                        READS_LEGACY_KEYS,
-                        "unhandled",
-                        'compares a legacy Outcome\'s "type" with a tag',
-                    )
-                )
-    return out
+            if id(anchor) not in anchors:
+                anchors.add(id(anchor))
+                reason = 'compares a legacy Outcome\'s "type" with a tag'
+                new.append(Finding(anchor, READS_LEGACY_KEYS, "unhandled", reason))
+    return new
+
+
+def read_findings(
+    found: Scan,
+    outcomes: set[int],
+    variables: dict[int, tuple[Scope, str]],
+    owned: set[int] | None = None,
+) -> list[Finding]:
+    """`outcomes`: ids of nodes that build an envelope now; `variables`: key-by-key ones, by init id;
+    `owned`: ids of the `x["key"] = …` targets a key-by-key rewrite rewrites (or reports) itself.
+
+    What may hold an Outcome is worked out only when some code uses a legacy key at all.
+    """
+    out, candidates = _match_findings(found)
+    if outcomes or variables:
+        candidates += _subscript_candidates(found, owned or set())
+        candidates += _call_candidates(found)
+        candidates += _membership_candidates(found)
+    if candidates and (outcomes or variables):
+        holders = Holders(found, outcomes, (name for _scope, name in variables.values()))
+        for candidate in candidates:
+            what = holders.holds(candidate.value)
+            if what is not None:
+                reason = candidate.reason.format(what=what)
+                out.append(Finding(candidate.anchor, candidate.rule, "unhandled", reason))
+    return out + _comparison_findings(found, out)

@@ -119,10 +119,88 @@ class Scan:
         default_factory=set
     )  # ids of strings that are a whole statement
     blocks: list[tuple[Sequence[cst.BaseStatement], Scope]] = field(default_factory=list)
+    # `name = value` (also `a.b = value`, as "a.b", and each name of `a, b = value`, and `:=`).
     assigns: list[tuple[Scope, str, cst.BaseExpression]] = field(default_factory=list)
-    returns: list[tuple[Scope, cst.BaseExpression]] = field(default_factory=list)
+    returns: list[tuple[Scope, cst.BaseExpression]] = field(default_factory=list)  # and yields
+    stores: list[tuple[cst.Subscript, cst.BaseExpression]] = field(
+        default_factory=list
+    )  # `x[k] = value`
+    loops: list[tuple[cst.BaseExpression, cst.BaseExpression]] = field(
+        default_factory=list
+    )  # (target, iterable) of `for` statements and comprehensions
+    matches: list[cst.Match] = field(default_factory=list)
     functions: dict[str, list[cst.FunctionDef]] = field(default_factory=dict)
+    constructors: dict[str, list[cst.FunctionDef]] = field(
+        default_factory=dict
+    )  # class name → its `__init__`
     comparisons: list[cst.Comparison] = field(default_factory=list)
+
+
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """The names an assignment target binds: `x`, `a.b` (as "a.b"), each name of `a, (b, *c)`."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in target_names(e.value)]
+    name = dotted(target)
+    return [name] if name is not None else []
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """`x` → "x", `self.out` → "self.out"; None for anything else."""
+    if type(node) is cst.Name:
+        return node.value  # type: ignore[attr-defined]
+    if type(node) is cst.Attribute:
+        base = dotted(node.value)  # type: ignore[attr-defined]
+        return None if base is None else f"{base}.{node.attr.value}"  # type: ignore[attr-defined]
+    return None
+
+
+def _assigned(
+    found: Scan, scope: Scope, target: cst.BaseExpression, value: cst.BaseExpression
+) -> None:
+    if type(target) is cst.Subscript:
+        found.stored.add(id(target))
+        found.stores.append((target, value))  # type: ignore[arg-type]
+        return
+    found.assigns.extend((scope, name, value) for name in target_names(target))
+
+
+# Nodes that bind a name or hand a value on, for the read-back analysis (`reads`).
+_BINDINGS = frozenset({cst.For, cst.CompFor, cst.NamedExpr, cst.Yield, cst.Match, cst.ClassDef})
+
+
+def _bound(found: Scan, scope: Scope, node: cst.CSTNode) -> None:
+    if isinstance(node, (cst.For, cst.CompFor)):
+        found.loops.append((node.target, node.iter))
+    elif isinstance(node, cst.NamedExpr):
+        _assigned(found, scope, node.target, node.value)
+    elif isinstance(node, cst.Yield):
+        if isinstance(node.value, cst.BaseExpression):  # `yield from x` hands on x's items
+            found.returns.append((scope, node.value))
+        elif isinstance(node.value, cst.From):
+            found.returns.append((scope, node.value.item))
+    elif isinstance(node, cst.Match):
+        found.matches.append(node)
+    elif isinstance(node, cst.ClassDef) and isinstance(node.body, cst.IndentedBlock):
+        inits = [
+            s
+            for s in node.body.body
+            if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"
+        ]
+        found.constructors.setdefault(node.name.value, []).extend(inits)
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node`'s child expressions and statements, in source order (whitespace left out)."""
+    out: list[cst.CSTNode] = []
+    for name in _fields(type(node), node):
+        value = getattr(node, name)
+        if value is None or type(value) in _SCALARS:
+            continue
+        if type(value) in _SEQUENCES:
+            out.extend(value)
+        else:
+            out.append(value)
+    return out
 
 
 def scan(module: cst.Module) -> Scan:
@@ -148,16 +226,10 @@ def scan(module: cst.Module) -> Scan:
             found.functions.setdefault(node.name.value, []).append(node)  # type: ignore[attr-defined]
         elif kind is cst.Assign:
             for target in node.targets:  # type: ignore[attr-defined]
-                if isinstance(target.target, cst.Name):
-                    found.assigns.append((scope, target.target.value, node.value))  # type: ignore[attr-defined]
-                elif isinstance(target.target, cst.Subscript):
-                    found.stored.add(id(target.target))
+                _assigned(found, scope, target.target, node.value)  # type: ignore[attr-defined]
         elif kind is cst.AnnAssign:
-            target = node.target  # type: ignore[attr-defined]
-            if isinstance(target, cst.Name) and node.value is not None:  # type: ignore[attr-defined]
-                found.assigns.append((scope, target.value, node.value))  # type: ignore[attr-defined]
-            elif isinstance(target, cst.Subscript):
-                found.stored.add(id(target))
+            if node.value is not None:  # type: ignore[attr-defined]
+                _assigned(found, scope, node.target, node.value)  # type: ignore[attr-defined]
         elif kind is cst.Comparison:
             found.comparisons.append(node)  # type: ignore[arg-type]
         elif kind is cst.Return:
@@ -168,6 +240,8 @@ def scan(module: cst.Module) -> Scan:
                 found.statement_strings.add(id(node.value))  # type: ignore[attr-defined]
         elif kind in _LEAVES:
             continue
+        elif kind in _BINDINGS:
+            _bound(found, scope, node)
         inner_scope: Scope = node if kind is cst.FunctionDef or kind is cst.ClassDef else scope  # type: ignore[assignment]
         concat = kind is cst.ConcatenatedString or (in_concat and kind is cst.FormattedString)
         children: list[tuple[cst.CSTNode, Scope, bool]] = []
