@@ -123,6 +123,15 @@ def test_native_error_reads_transient_and_trace_from_meta() -> None:
     assert (outcome.is_error, outcome.transient, outcome.trace) == (True, True, ["t"])
 
 
+def test_a_malformed_meta_key_is_dropped_alone_with_a_one_line_warning() -> None:
+    meta = {"computer.jp/error": {"transient": "yes"}, "example.com/kept": 1}
+    normalized = interpret_mcp({**RESULT, "isError": True, "_meta": meta}, "t", "blocks")
+    assert normalized.outcome.is_error and normalized.outcome.text.startswith("intro")
+    (warning,) = [w for w in normalized.warnings if "_meta" in w]
+    assert "_meta.computer.jp/error.transient" in warning and "\n" not in warning
+    assert "https://" not in warning
+
+
 # ── the request side: _meta and input_required ────────────────────────────────
 
 

@@ -12,10 +12,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jp_migrate.bridge.modes import HostMode
-from jp_migrate.contract.blocks import ContentBlock, Envelope, EnvelopeMeta
+from jp_migrate.contract.blocks import ContentBlock, Envelope
 from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion
 from jp_migrate.contract.outcome import OutcomeSuccess
-from jp_migrate.contract.parse import parse_block, read_envelope, try_outcome
+from jp_migrate.contract.parse import (
+    parse_block,
+    read_envelope,
+    try_outcome,
+    valid_envelope_fields,
+)
 from jp_migrate.convert.host import (
     Normalized,
     ToolRun,
@@ -127,13 +132,11 @@ def _d31_unwrap(result: Mapping[str, Any], name: str, stderr: str) -> Normalized
 def _blocks_mcp(result: Mapping[str, Any], name: str, stderr: str) -> Normalized:
     blocks, warnings = _typed_blocks(list(result.get("content") or []))
     meta = result.get("_meta")
-    try:
-        envelope_meta = EnvelopeMeta.model_validate(meta) if isinstance(meta, Mapping) else None
-    except ValueError as exc:
-        warnings.append(f"ignored malformed _meta: {exc}")
-        envelope_meta = None
+    kept = valid_envelope_fields({"_meta": meta} if isinstance(meta, Mapping) else {}, warnings)
     envelope = Envelope.model_validate(
-        {"content": [], "isError": bool(result.get("isError", False)), "_meta": envelope_meta}
+        {"content": [], "isError": bool(result.get("isError", False)), **kept},
+        by_alias=True,
+        by_name=False,
     )
     envelope.content = blocks
     return Normalized(

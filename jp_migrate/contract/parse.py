@@ -98,7 +98,7 @@ def read_envelope(text: str) -> tuple[Envelope, list[str]] | None:
     except ValidationError:
         # A broken field does not make the content raw, nor an error a success: only
         # what is broken is dropped (a field, or one key of `_meta`), each with a warning.
-        kept = _valid_fields(rest, warnings)
+        kept = valid_envelope_fields(rest, warnings)
         envelope = Envelope.model_validate({"content": [], **kept}, by_alias=True, by_name=False)
     envelope.content = blocks
     return envelope, warnings
@@ -112,7 +112,9 @@ def _envelope_error(fields: Mapping[str, Any]) -> ContractError | None:
     return None
 
 
-def _valid_fields(fields: Mapping[str, Any], warnings: list[str]) -> dict[str, Any]:
+def valid_envelope_fields(fields: Mapping[str, Any], warnings: list[str]) -> dict[str, Any]:
+    """The envelope fields (besides `content`) that validate; a one-line warning for each
+    dropped field, or dropped key of `_meta` (the others are kept)."""
     kept: dict[str, Any] = {}
     for key, value in fields.items():
         error = _envelope_error({key: value})
