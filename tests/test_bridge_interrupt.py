@@ -13,12 +13,14 @@ from bridge_support import live_processes, python_on_path
 from conftest import EXAMPLES, REPO
 
 SERVER = EXAMPLES / "mcp_server" / "server.py"
-HANG = "import time\ntime.sleep(120)\n"
+HANG = "import time\nopen(__file__ + '.started', 'a').close()\ntime.sleep(120)\n"
 
 
-def _interrupted(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
-    """Run the CLI, send SIGINT once its tools are running, and return how long it took to exit 130."""
-    started = time.monotonic()
+def _interrupted(
+    args: list[str], cwd: Path, running: Path, env: dict[str, str] | None = None
+) -> float:
+    """Run the CLI, send SIGINT once `running` exists (its tool runs), and return how long
+    it took from the signal to its exit, which must be 130."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "jp_migrate", *args],
         cwd=cwd,
@@ -27,7 +29,11 @@ def _interrupted(args: list[str], cwd: Path, env: dict[str, str] | None = None) 
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3)
+    deadline = time.monotonic() + 120  # a fresh install compiles every module first
+    while not running.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # a second worker, if any, has started its tool too
+    started = time.monotonic()
     proc.send_signal(signal.SIGINT)
     try:
         _, err = proc.communicate(timeout=30)
@@ -55,8 +61,9 @@ def test_ctrl_c_stops_verify_with_worker_threads(tmp_path: Path) -> None:
         ["verify", "--before", command, "--after", command, "--cases", str(cases), "--jobs", "2",
          "-w", str(tmp_path)],
         tmp_path,
+        Path(f"{hang}.started"),
     )  # fmt: skip
-    assert seconds < 20
+    assert seconds < 15
     assert _settled(str(hang)) == []
 
 
@@ -69,7 +76,7 @@ def test_ctrl_c_stops_check_while_a_case_runs(tmp_path: Path) -> None:
     )
     (tmp_path / "cases.jsonl").write_text('{"tool": "h", "arguments": {}}\n')
     (tmp_path / ".jp-migrate.toml").write_text('cases = "cases.jsonl"\nstore = false\n')
-    assert _interrupted(["check", str(tmp_path)], tmp_path) < 20
+    assert _interrupted(["check", str(tmp_path)], tmp_path, Path(f"{hang}.started")) < 15
     assert _settled(str(hang)) == []
 
 
@@ -85,7 +92,8 @@ def test_ctrl_c_stops_an_mcp_call_in_flight(tmp_path: Path) -> None:
     seconds = _interrupted(
         ["bridge", "run", "t", "-w", str(tmp_path), "--args", '{"seconds": 120}'],
         REPO,
+        Path(marker),  # the server records each call as it starts
         env=python_on_path(),
     )
-    assert seconds < 20  # not the 60 s of the call's timeout
+    assert seconds < 15  # not the 60 s of the call's timeout
     assert _settled(marker) == []
