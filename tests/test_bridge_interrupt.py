@@ -21,14 +21,20 @@ def _interrupted(
 ) -> float:
     """Run the CLI, send SIGINT once `running` exists (its tool runs), and return how long
     it took from the signal to its exit, which must be 130."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jp_migrate", *args],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    # As from a terminal: a CI job started in the background has SIGINT ignored, which a
+    # child inherits (and Python then never raises KeyboardInterrupt); a handler is not.
+    ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jp_migrate", *args],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, ignored)
     deadline = time.monotonic() + 120  # a fresh install compiles every module first
     while not running.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
