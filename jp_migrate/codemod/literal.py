@@ -25,7 +25,7 @@ from jp_migrate.codemod.mapping import (
     shaped_like_dict_call,
 )
 from jp_migrate.codemod.names import Names
-from jp_migrate.codemod.scan import Scan
+from jp_migrate.codemod.scan import Scan, called_name
 from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding
 
 DESCRIPTION = (
@@ -132,14 +132,7 @@ def _constructor_finding(node: cst.Call, type_arg: cst.Arg) -> Finding | None:
     keys = {a.keyword.value if a.keyword is not None else None for a in node.args}
     if not (keys & LEGACY_KEYS or any(a.star == "**" for a in node.args)):
         return None
-    func = node.func
-    name = (
-        func.value
-        if isinstance(func, cst.Name)
-        else func.attr.value
-        if isinstance(func, cst.Attribute)
-        else "…"
-    )
+    name = called_name(node.func) or "…"
     reason = f"{tag} Outcome built by `{name}(…)`, which is not the builtin dict: not rewritten"
     return Finding(node, DICT_CALL, "unhandled", reason)
 

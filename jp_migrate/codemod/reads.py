@@ -25,7 +25,7 @@ import libcst as cst
 
 from jp_migrate.codemod.entries import const_str, dict_entries
 from jp_migrate.codemod.mapping import LEGACY_KEYS, TAGS
-from jp_migrate.codemod.scan import Scan, Scope, children, dotted, target_names
+from jp_migrate.codemod.scan import Scan, Scope, called_name, children, dotted, target_names
 from jp_migrate.codemod.sites import KEYED_DICT, READS_LEGACY_KEYS, Finding
 
 DESCRIPTION = "Code reading a legacy Outcome's keys back is reported."
@@ -69,9 +69,9 @@ def refs(node: cst.CSTNode, outcomes: set[int]) -> Refs:
             stack.append(current.value)  # type: ignore[attr-defined]
             continue
         if kind is cst.Call:
-            func = current.func  # type: ignore[attr-defined]
-            if isinstance(func, (cst.Name, cst.Attribute)):
-                called.add(func.value if isinstance(func, cst.Name) else func.attr.value)
+            callee = called_name(current.func)  # type: ignore[attr-defined]
+            if callee is not None:
+                called.add(callee)
         stack.extend(children(current))
     return Refs(outcome, frozenset(names), frozenset(called))
 
@@ -145,14 +145,7 @@ class Holders:
         """An argument passed to a function of this file binds that function's parameter."""
         out: list[tuple[list[str], Refs]] = []
         for call, _scope in found.calls:
-            func = call.func
-            name = (
-                func.value
-                if isinstance(func, cst.Name)
-                else func.attr.value
-                if isinstance(func, cst.Attribute)
-                else None
-            )
+            name = called_name(call.func)
             functions = (
                 found.functions.get(name) or found.constructors.get(name)
                 if name is not None
@@ -181,9 +174,9 @@ class Holders:
         name = dotted(node)
         if name is not None:
             return f"`{name}`"
-        if isinstance(node, cst.Call) and isinstance(node.func, (cst.Name, cst.Attribute)):
-            func = node.func
-            return f"`{func.value if isinstance(func, cst.Name) else func.attr.value}(…)`"
+        callee = called_name(node.func) if isinstance(node, cst.Call) else None
+        if callee is not None:
+            return f"`{callee}(…)`"
         return "a value that may hold a rewritten Outcome"
 
 

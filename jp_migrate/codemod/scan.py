@@ -144,6 +144,15 @@ def target_names(target: cst.BaseExpression) -> list[str]:
     return [name] if name is not None else []
 
 
+def called_name(func: cst.BaseExpression) -> str | None:
+    """The name a call is made by: `f(…)` → "f", `self.fail(…)` → "fail"; None otherwise."""
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return None
+
+
 def dotted(node: cst.BaseExpression) -> str | None:
     """`x` → "x", `self.out` → "self.out"; None for anything else."""
     if type(node) is cst.Name:
