@@ -73,3 +73,27 @@ def test_a_storage_root_named_dot_knows_its_workspace(tmp_path: Path) -> None:
     assert named["."].returncode == named[".jp"].returncode == 0
     assert "file://" in named[".jp"].stdout
     assert named["."].stdout.count("file://") == named[".jp"].stdout.count("file://")
+
+
+def test_dot_dot_after_a_symlink_is_the_link_target_s_parent(tmp_path: Path) -> None:
+    """`link/..` is where the system says, not the text cut short: another store here."""
+    here, _, _ = _workspace(tmp_path)
+    there = tmp_path / "real" / "ws"
+    elsewhere = write_conversation(there / ".jp", FIRST, legacy_events(text="there"))
+    (there / "sub").mkdir()
+    (here.parent / "link").symlink_to(there / "sub")
+    done = run_cli("conversations", "link/..", cwd=here.parent)
+    assert done.returncode == 0, done.stderr
+    assert isinstance(responses(elsewhere)[0]["content"], list)
+    assert (there / ".jp" / ".jp-migrate").is_dir() and not (here / ".jp-migrate").exists()
+
+
+def test_an_archived_conversation_named_relatively(tmp_path: Path) -> None:
+    root = tmp_path / "ws" / ".jp"
+    archived = write_conversation(root, FIRST, legacy_events(), archived=True)
+    done = run_cli("conversations", ".", cwd=archived.parent)
+    assert done.returncode == 0, done.stderr
+    assert isinstance(responses(archived)[0]["content"], list)
+    back = run_cli("rollback", ".", cwd=archived.parent)
+    assert back.returncode == 0 and "nothing to roll back" not in back.stdout + back.stderr
+    assert not isinstance(responses(archived)[0]["content"], list)

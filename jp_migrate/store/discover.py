@@ -122,7 +122,7 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     the three accepted kinds.
     """
     shown = str(path)
-    absolute = Path(os.path.abspath(path))
+    absolute = _absolute(path)
     if (absolute / ".jp" / CONVERSATIONS).is_dir():
         return StorageRoot(absolute / ".jp", os.path.join(shown, ".jp")), None
     if (absolute / CONVERSATIONS).is_dir():
@@ -142,13 +142,19 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     )
 
 
+def _absolute(path: Path) -> Path:
+    """PATH made absolute as the system reads it: `..` after a symlink is the link
+    target's parent, which cutting the text (`abspath`) would not give."""
+    return Path(os.path.realpath(path) if ".." in path.parts else os.path.abspath(path))
+
+
 def _shown_above(path: Path, levels: int) -> str:
     """The directory `levels` above a conversation PATH, spelt as the user spelt PATH."""
-    above = Path(os.path.abspath(path)).parents[levels - 1]
+    above = _absolute(path).parents[levels - 1]
     shown = str(path).rstrip("/")
     for _ in range(levels):
         shown = os.path.dirname(shown)
-    if Path(os.path.abspath(shown or ".")) == above:
+    if _absolute(Path(shown or ".")) == above:
         return shown
     # `.`, `..`, `x/..`: the user's spelling has no such parent to cut off
     return str(above) if path.is_absolute() else os.path.relpath(above)
@@ -255,7 +261,7 @@ def _collect(
     shard: tuple[int, int] | None,
 ) -> None:
     if only is not None:
-        archived = path.parent.name == ARCHIVE
+        archived = _absolute(path).parent.name == ARCHIVE
         candidates: Iterator[tuple[Conversation, bool]] = iter(
             [(Conversation(root, only, archived), path.is_symlink())]
         )
