@@ -103,3 +103,50 @@ def test_ctrl_c_stops_an_mcp_call_in_flight(tmp_path: Path) -> None:
     )
     assert seconds < 15  # not the 60 s of the call's timeout
     assert _settled(marker) == []
+
+
+def test_ctrl_c_stops_verify_workers_whose_tool_left_a_child_behind(tmp_path: Path) -> None:
+    """A child in its own session holds the tool's stdout open after the group is killed."""
+    hang = tmp_path / "hang-escaped.py"
+    hang.write_text(
+        "import subprocess, time\n"
+        "subprocess.Popen(['setsid', 'sleep', '60'])\n" + HANG.replace("import time\n", "")
+    )
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("".join(json.dumps({"arguments": {"n": i}}) + "\n" for i in range(2)))
+    command = f"{sys.executable} {hang}"
+    seconds = _interrupted(
+        ["verify", "--before", command, "--after", command, "--cases", str(cases), "--jobs", "2",
+         "-w", str(tmp_path)],
+        tmp_path,
+        Path(f"{hang}.started"),
+    )  # fmt: skip
+    assert seconds < 15
+    assert _settled(str(hang)) == []
+
+
+def test_ctrl_c_stops_an_mcp_server_still_starting(tmp_path: Path) -> None:
+    slow = tmp_path / "slow-server.py"
+    started = tmp_path / "starting"
+    slow.write_text(
+        "import runpy, sys, time\n"
+        f"open({str(started)!r}, 'a').close()\n"
+        "time.sleep(60)\n"
+        f"sys.argv = [{str(SERVER)!r}]\n"
+        f"runpy.run_path({str(SERVER)!r}, run_name='__main__')\n"
+    )
+    jp = tmp_path / ".jp"
+    jp.mkdir()
+    (jp / "config.toml").write_text(
+        f"[providers.mcp.s]\ncommand = {json.dumps(sys.executable)}\n"
+        f"arguments = {json.dumps([str(slow)])}\n"
+        '[conversation.tools.t]\nsource = "mcp.s.greet"\n'
+    )
+    seconds = _interrupted(
+        ["bridge", "run", "t", "-w", str(tmp_path), "--args", '{"name": "x"}'],
+        REPO,
+        started,
+        env=python_on_path(),
+    )
+    assert seconds < 15
+    assert _settled(str(slow)) == []

@@ -168,3 +168,26 @@ def test_exclude_patterns_are_anchored_where_they_are_written(tmp_path: Path) ->
         assert paths == ["greet.py", "sub/other.py"], result.stdout
     flag = run_cli("tools", "--check", "--exclude", "/sub/", ".", cwd=ws)
     assert "sub/other.py" not in flag.stdout and "other.py" in flag.stdout
+
+
+def test_check_leaves_a_symlinked_tool_s_target_alone_and_runs_its_copy(tmp_path: Path) -> None:
+    """The copy's symlink would lead the rewrite to the user's own file: it is copied instead."""
+    ws = workspace(tmp_path / "ws")
+    (tmp_path / "shared").mkdir()
+    real = tmp_path / "shared" / "greet.py"
+    real.write_text(LEGACY_TOOL)
+    (ws / "greet.py").unlink()
+    (ws / "greet.py").symlink_to(Path("..") / "shared" / "greet.py")
+    (ws / "other.py").chmod(0o444)  # and a read-only tool: its copy is still migrated
+    result = run_cli("check", "ws", "--no-store", "--report", "json", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert [c["verdict"] for c in json.loads(result.stdout)["verify"]] == ["match", "expected"]
+    assert real.read_text() == LEGACY_TOOL and (ws / "greet.py").is_symlink()
+
+
+def test_a_read_only_tool_is_reported_as_would_change_by_a_dry_run(tmp_path: Path) -> None:
+    ws = workspace(tmp_path / "ws")
+    (ws / "greet.py").chmod(0o444)
+    result = run_cli("tools", "--check", str(ws / "greet.py"))
+    assert result.returncode == 1 and "error:" not in result.stderr, result.stderr
+    assert "1 would be rewritten, 0 with unhandled sites, 0 errors" in result.stderr

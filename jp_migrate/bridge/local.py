@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -66,11 +67,7 @@ def run_process(
     with _RUNNING_GUARD:
         _RUNNING.add(proc)
     try:
-        if stop.STOPPED.is_set():  # stopped while it was being spawned
-            _kill_group(proc)
-        stdout, stderr = proc.communicate(timeout=timeout)
-        if stop.STOPPED.is_set():  # killed by Ctrl-C: no outcome to report
-            raise KeyboardInterrupt
+        stdout, stderr = _communicate(proc, timeout)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         _reap(proc)
@@ -99,6 +96,27 @@ def run_process(
 
 
 REAP_SECONDS = 1.0
+STOP_POLL_SECONDS = 0.25  # how often a worker's wait looks for Ctrl-C (stop.STOPPED)
+
+
+def _communicate(proc: subprocess.Popen[bytes], timeout: float | None) -> tuple[bytes, bytes]:
+    """`proc.communicate(timeout)`, also ended by Ctrl-C on another thread (`stop.STOPPED`):
+    the group is killed and the pipes let go, even if a child that left the group holds
+    them, and KeyboardInterrupt is raised."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        if stop.STOPPED.is_set():
+            _kill_group(proc)
+            _reap(proc)
+            raise KeyboardInterrupt
+        wait = STOP_POLL_SECONDS
+        if deadline is not None:
+            wait = min(wait, max(0.0, deadline - time.monotonic()))
+        try:
+            return proc.communicate(timeout=wait)
+        except subprocess.TimeoutExpired:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise
 
 
 def _reap(proc: subprocess.Popen[bytes]) -> None:

@@ -147,7 +147,7 @@ def _cancel_calls() -> None:
     with _SESSIONS_GUARD:
         sessions = list(_SESSIONS)
     for session in sessions:
-        session.cancel()
+        session.abort()
 
 
 stop.on_stop(_cancel_calls)
@@ -164,6 +164,9 @@ class McpSession:
         self._errlog: IO[str] | None = None
         self._tools: frozenset[str] | None = None
         self._busy: Any = None  # the CancelScope of the call in flight
+        self._life: Any = None  # the CancelScope of the whole client task (start-up included)
+        self._aborted = False  # abort() came, perhaps before the task made `_life`
+        self._current: Future[Any] | None = None  # the caller waiting on the call in flight
         with _SESSIONS_GUARD:
             _SESSIONS.add(self)
 
@@ -210,6 +213,8 @@ class McpSession:
     def __enter__(self) -> Self:
         from anyio.from_thread import start_blocking_portal
 
+        if stop.STOPPED.is_set():
+            raise KeyboardInterrupt
         _sdk_logs_one_line()
         self._errlog = self._stack.enter_context(
             tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
@@ -218,6 +223,10 @@ class McpSession:
         try:
             _, self._inbox = self._portal.start_task(self._own_client)
         except BaseException as exc:  # noqa: BLE001 - every start failure is one line
+            if isinstance(exc, KeyboardInterrupt) or stop.STOPPED.is_set():
+                self.abort()  # a server still starting is not waited for
+                self._stack.close()
+                raise KeyboardInterrupt from None
             error = self._fail(exc, "start")
             self._stack.close()
             raise error from None
@@ -243,21 +252,31 @@ class McpSession:
         send, receive = anyio.create_memory_object_stream[tuple[Any, Future[Any]]](0)
         startup = self.server.startup_timeout
         deadline = math.inf if startup is None else anyio.current_time() + startup
-        with anyio.CancelScope(deadline=deadline) as connecting:
-            async with client:
-                connecting.deadline = math.inf
-                task_status.started(send)
-                async with receive:
-                    async for work, future in receive:
-                        with anyio.CancelScope() as self._busy:
-                            try:
-                                with anyio.fail_after(self.timeout):
-                                    future.set_result(await work(client))
-                            except Exception as exc:  # noqa: BLE001 - handed to the caller's thread
-                                future.set_exception(exc)
-                        self._busy = None
-                        if not future.done():  # cancelled: the caller has gone (Ctrl-C)
-                            future.set_exception(KeyboardInterrupt())
+        self._life = anyio.CancelScope()
+        if self._aborted:  # set before `_life` existed (abort reads `_life` after setting it)
+            self._life.cancel()
+        try:
+            with self._life, anyio.CancelScope(deadline=deadline) as connecting:
+                async with client:
+                    connecting.deadline = math.inf
+                    task_status.started(send)
+                    async with receive:
+                        async for work, future in receive:
+                            self._current = future
+                            with anyio.CancelScope() as self._busy:
+                                try:
+                                    with anyio.fail_after(self.timeout):
+                                        future.set_result(await work(client))
+                                except Exception as exc:  # noqa: BLE001 - to the caller's thread
+                                    future.set_exception(exc)
+                            self._busy = None
+                            self._current = None
+                            if not future.done():  # cancelled: the caller has gone (Ctrl-C)
+                                future.set_exception(KeyboardInterrupt())
+        finally:
+            current, self._current = self._current, None
+            if current is not None and not current.done():  # the whole client was cancelled
+                current.set_exception(KeyboardInterrupt())
         if connecting.cancelled_caught:
             raise TimeoutError
 
@@ -272,6 +291,14 @@ class McpSession:
         if busy is not None and self._portal is not None:
             with suppress(Exception):  # the portal may be closing already
                 self._portal.call(busy.cancel)
+
+    def abort(self) -> None:
+        """End everything (from any thread): start-up, the call in flight, the server."""
+        self._aborted = True
+        life = self._life
+        if life is not None and self._portal is not None:
+            with suppress(Exception):  # the portal may be closing already
+                self._portal.call(life.cancel)
 
     def __exit__(self, *exc: object) -> None:
         self.cancel()  # a call still in flight was abandoned by its caller: do not wait for it
@@ -325,6 +352,8 @@ class McpSession:
         """One `tools/call`; with `pending`, the retry carrying the answers as input responses."""
         from mcp_types import ElicitResult, InputRequiredResult
 
+        if stop.STOPPED.is_set():  # Ctrl-C: no new call
+            raise KeyboardInterrupt
         if pending is None and name not in self.tools():
             offered = ", ".join(sorted(self.tools())) or "none"
             raise BridgeError(f"has no tool {name!r} (it offers: {offered})", source=self.label)

@@ -139,15 +139,21 @@ class Target:
 
 
 def _anchor(word: str, root: Path) -> str:
-    """`word` made absolute when it is a relative path to something outside `root`."""
+    """`word` made absolute when it is a relative path to something outside `root`.
+
+    Where it lies is decided by its directory, not by what its last name links to: a
+    symlinked tool in the workspace is copied with it (and, in check's copy, migrated
+    there as a file of its own), so it runs from the copy.
+    """
     if not word or "{" in word or word.startswith("-") or Path(word).is_absolute():
         return word
     try:
-        resolved = (root / word).resolve()
-        outside = resolved.exists() and not resolved.is_relative_to(root.resolve())
+        joined = root / word
+        located = joined.parent.resolve() / joined.name
+        outside = located.exists() and not located.is_relative_to(root.resolve())
     except (OSError, ValueError):
         return word
-    return str(resolved) if outside else word
+    return str(located) if outside else word
 
 
 Step = Callable[[dict[str, Any]], "tuple[NormalizedOutcome, list[str]]"]

@@ -11,7 +11,9 @@ control tool given there (an MCP server's transitional twin, say). Like
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +23,7 @@ from typing import Any
 
 from jp_migrate.ci.config import CheckConfig
 from jp_migrate.ci.run import capability, shown
+from jp_migrate.codemod.discover import discover
 from jp_migrate.contract.report import VerifyCase
 from jp_migrate.errors import JpMigrateError
 
@@ -28,8 +31,11 @@ DEFAULT_TIMEOUT = 60.0  # seconds per tool run: a hung tool must not hang CI
 
 
 def _inside(path: Path, root: Path) -> Path:
+    """`path` relative to `root`; its own name is not followed (a symlinked tool is copied
+    as a link, and is where the link is)."""
+    absolute = Path(os.path.abspath(path))
     try:
-        return path.resolve().relative_to(root)
+        return (absolute.parent.resolve() / absolute.name).relative_to(root)
     except ValueError:
         raise JpMigrateError(
             f"{path}: tool sources must lie inside the workspace {root} to verify them"
@@ -55,17 +61,27 @@ def migrated_copy(config: CheckConfig, workspace: Path) -> Iterator[Path]:
             raise JpMigrateError(
                 f"{workspace}: cannot copy the workspace to verify it: {exc}"
             ) from None
-        sources = [copy / _inside(p, workspace) for p in config.sources]
-        # A source the codemod cannot read or parse stays as it is in the copy: the
-        # tools step reports it (against the user's path), and the cases still run.
-        base = (config.exclude_base or Path.cwd()).resolve()  # the patterns' base, in the copy
-        inside = base.is_relative_to(workspace)
-        copied_base = copy / base.relative_to(workspace) if inside else copy
-        options = api.ToolsOptions(
-            write=True, exclude=tuple(config.exclude), exclude_base=copied_base
-        )
-        api.migrate_tools(sources, options)
+        # The files the tools step looks at, found in the workspace itself (its .gitignore
+        # files, `exclude` from where it was written), then rewritten in the copy. A source
+        # the codemod cannot read or parse stays as it is there: the tools step reports it
+        # (by the user's path), and the cases still run.
+        for source in config.sources:
+            _inside(source, workspace)  # a source outside the workspace is an error
+        found = discover(list(config.sources), config.exclude, config.exclude_base)
+        copies = [_own_file(copy / _inside(p, workspace), p) for p in found]
+        api.migrate_tools(copies, api.ToolsOptions(write=True))
         yield copy
+
+
+def _own_file(path: Path, original: Path) -> Path:
+    """`path` in the copy as a writable file of its own: a symlink (which the codemod writes
+    through, perhaps to the user's own file) becomes a copy of what `original` points to,
+    and a read-only original's copy is made writable so the rewrite is not refused."""
+    if path.is_symlink():
+        path.unlink()
+        shutil.copy2(original.resolve(), path)
+    path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    return path
 
 
 def _groups(cases: Sequence[Any], default_tool: str | None) -> dict[str, list[tuple[int, Any]]]:

@@ -58,14 +58,27 @@ def _write(path: Path, text: str, encoding: str) -> None:
         with open(tmp, "w", encoding=encoding, newline="") as handle:
             handle.write(text)
             handle.flush()
-            if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
-                os.fchown(handle.fileno(), info.st_uid, info.st_gid)
+            _keep_owner(handle.fileno(), info)
             os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))  # a tool script stays executable
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _keep_owner(fd: int, info: os.stat_result) -> None:
+    """The new file gets the old one's owner (root can give any) and, where the user may set
+    it (a group they belong to), its group; otherwise the user's default group, as an
+    editor's save would give."""
+    if os.geteuid() == 0:
+        if (info.st_uid, info.st_gid) != (0, os.getegid()):
+            os.fchown(fd, info.st_uid, info.st_gid)
+    elif info.st_gid != os.getegid():
+        try:
+            os.fchown(fd, -1, info.st_gid)
+        except PermissionError:
+            pass  # not a group of ours: the file cannot keep it
 
 
 def _refusal(path: Path) -> str | None:
@@ -108,7 +121,7 @@ def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
     result = migrate_source(source, generate=writes or options.diff)
     diff = None
     real = Path(os.path.realpath(path))  # a symlink: its file is rewritten, the link kept
-    if result.status == "migrated":
+    if result.status == "migrated" and writes:  # what a rewrite in place could not keep
         try:
             refused = _refusal(real)
         except OSError as exc:

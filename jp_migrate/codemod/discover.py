@@ -7,7 +7,8 @@ virtualenv and cache directories. A directory named explicitly is walked even
 when an enclosing `.gitignore` ignores it. `--exclude GLOB` (gitignore syntax, e.g.
 `tests/` or `*_pb2.py`) applies to both, relative to a base directory (the
 current one, or the directory of the config file that lists the patterns), as
-a `.gitignore` there would: `/gen.py` is only the base's own `gen.py`.
+a `.gitignore` there would: `/gen.py` is only the base's own `gen.py`. A PATH
+outside the base takes the patterns relative to itself instead.
 """
 
 from __future__ import annotations
@@ -144,12 +145,14 @@ class _Excluded:
     spec: pathspec.PathSpec
     base: Path
 
-    def __call__(self, path: Path, is_dir: bool) -> bool:
+    def __call__(self, path: Path, is_dir: bool, top: Path | None = None) -> bool:
+        """`top`: the directory PATH being walked; outside the base, patterns are anchored
+        there instead (as if the .gitignore sat in the directory named on the command line)."""
         absolute = Path(os.path.abspath(path))
-        try:
-            relative = absolute.relative_to(self.base).as_posix()
-        except ValueError:  # outside the base: a pattern can only name it by its name
-            relative = absolute.name
+        base = self.base
+        if not absolute.is_relative_to(base):
+            base = Path(os.path.abspath(top or absolute.parent))
+        relative = absolute.relative_to(base).as_posix()
         return self.spec.match_file(relative + ("/" if is_dir else ""))
 
 
@@ -172,7 +175,7 @@ def _walk(top: Path, ignores: _Ignores, excluded: _Excluded | None) -> Iterator[
             child = here / name
             if name in ALWAYS_SKIPPED or ignores.ignored(real / name, True, chain):
                 continue
-            if excluded and excluded(child, True):
+            if excluded and excluded(child, True, top):
                 continue
             kept.append(name)
         dirs[:] = kept
@@ -180,7 +183,9 @@ def _walk(top: Path, ignores: _Ignores, excluded: _Excluded | None) -> Iterator[
             if not name.endswith(".py"):
                 continue
             child = here / name
-            if ignores.ignored(real / name, False, chain) or (excluded and excluded(child, False)):
+            if ignores.ignored(real / name, False, chain) or (
+                excluded and excluded(child, False, top)
+            ):
                 continue
             yield child
 

@@ -165,13 +165,10 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
     if output == source:
         return SourceResult("unchanged", sites)
     broken = compile_error(output)
-    if broken is not None:  # a case the transforms got wrong: never written
-        original = compile_error(source)
-        message = (
-            f"{original} (Python does not compile the file as it is)"
-            if original is not None
-            else f"the rewrite would not compile ({broken}): left untouched; please report it"
-        )
+    # A case the transforms got wrong is never written. Only this Python can judge, so a
+    # file it cannot compile as it is (newer syntax, `return` at module level) is not judged.
+    if broken is not None and compile_error(source) is None:
+        message = f"the rewrite would not compile ({broken}): left untouched; please report it"
         return SourceResult("error", sites, message=message)
     return SourceResult("migrated", sites, output)
 
