@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from bridge_support import live_processes, python_on_path
 from conftest import EXAMPLES, REPO
 
@@ -57,9 +58,17 @@ def _settled(marker: str) -> list[int]:
     return live_processes(marker)
 
 
-def test_ctrl_c_stops_verify_with_worker_threads(tmp_path: Path) -> None:
+ESCAPES = "import subprocess\nsubprocess.Popen(['setsid', 'sleep', '60'])\n"
+
+
+@pytest.mark.parametrize(
+    "prelude",
+    ["", ESCAPES],
+    ids=["tools running", "a tool's child left its group, holding its output"],
+)
+def test_ctrl_c_stops_verify_with_worker_threads(tmp_path: Path, prelude: str) -> None:
     hang = tmp_path / "hang-verify.py"
-    hang.write_text(HANG)
+    hang.write_text(prelude + HANG)
     cases = tmp_path / "cases.jsonl"
     cases.write_text("".join(json.dumps({"arguments": {"n": i}}) + "\n" for i in range(4)))
     command = f"{sys.executable} {hang}"
@@ -86,15 +95,19 @@ def test_ctrl_c_stops_check_while_a_case_runs(tmp_path: Path) -> None:
     assert _settled(str(hang)) == []
 
 
+def _mcp_workspace(root: Path, arguments: list[str], tool: str) -> None:
+    """A workspace whose tool `t` is `tool` on a server run as `python ARGUMENTS`."""
+    (root / ".jp").mkdir()
+    (root / ".jp" / "config.toml").write_text(
+        f"[providers.mcp.s]\ncommand = {json.dumps(sys.executable)}\n"
+        f"arguments = {json.dumps(arguments)}\n"
+        f'[conversation.tools.t]\nsource = "mcp.s.{tool}"\n'
+    )
+
+
 def test_ctrl_c_stops_an_mcp_call_in_flight(tmp_path: Path) -> None:
     marker = str(tmp_path / "marker")
-    jp = tmp_path / ".jp"
-    jp.mkdir()
-    (jp / "config.toml").write_text(
-        f"[providers.mcp.s]\ncommand = {json.dumps(sys.executable)}\n"
-        f"arguments = {json.dumps([str(SERVER), '--record', marker])}\n"
-        '[conversation.tools.t]\nsource = "mcp.s.sleep"\n'
-    )
+    _mcp_workspace(tmp_path, [str(SERVER), "--record", marker], "sleep")
     seconds = _interrupted(
         ["bridge", "run", "t", "-w", str(tmp_path), "--args", '{"seconds": 120}'],
         REPO,
@@ -103,26 +116,6 @@ def test_ctrl_c_stops_an_mcp_call_in_flight(tmp_path: Path) -> None:
     )
     assert seconds < 15  # not the 60 s of the call's timeout
     assert _settled(marker) == []
-
-
-def test_ctrl_c_stops_verify_workers_whose_tool_left_a_child_behind(tmp_path: Path) -> None:
-    """A child in its own session holds the tool's stdout open after the group is killed."""
-    hang = tmp_path / "hang-escaped.py"
-    hang.write_text(
-        "import subprocess, time\n"
-        "subprocess.Popen(['setsid', 'sleep', '60'])\n" + HANG.replace("import time\n", "")
-    )
-    cases = tmp_path / "cases.jsonl"
-    cases.write_text("".join(json.dumps({"arguments": {"n": i}}) + "\n" for i in range(2)))
-    command = f"{sys.executable} {hang}"
-    seconds = _interrupted(
-        ["verify", "--before", command, "--after", command, "--cases", str(cases), "--jobs", "2",
-         "-w", str(tmp_path)],
-        tmp_path,
-        Path(f"{hang}.started"),
-    )  # fmt: skip
-    assert seconds < 15
-    assert _settled(str(hang)) == []
 
 
 def test_ctrl_c_stops_an_mcp_server_still_starting(tmp_path: Path) -> None:
@@ -135,13 +128,7 @@ def test_ctrl_c_stops_an_mcp_server_still_starting(tmp_path: Path) -> None:
         f"sys.argv = [{str(SERVER)!r}]\n"
         f"runpy.run_path({str(SERVER)!r}, run_name='__main__')\n"
     )
-    jp = tmp_path / ".jp"
-    jp.mkdir()
-    (jp / "config.toml").write_text(
-        f"[providers.mcp.s]\ncommand = {json.dumps(sys.executable)}\n"
-        f"arguments = {json.dumps([str(slow)])}\n"
-        '[conversation.tools.t]\nsource = "mcp.s.greet"\n'
-    )
+    _mcp_workspace(tmp_path, [str(slow)], "greet")
     seconds = _interrupted(
         ["bridge", "run", "t", "-w", str(tmp_path), "--args", '{"name": "x"}'],
         REPO,
