@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,19 +16,6 @@ from pathlib import Path
 from jp_migrate.bridge import stop
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.convert.host import ToolRun
-
-_RUNNING: set[subprocess.Popen[bytes]] = set()
-_RUNNING_GUARD = threading.Lock()
-
-
-def _kill_running() -> None:
-    with _RUNNING_GUARD:
-        running = list(_RUNNING)
-    for proc in running:
-        _kill_group(proc)
-
-
-stop.on_stop(_kill_running)
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -64,8 +50,6 @@ def run_process(
         raise BridgeError(
             f"cannot run {argv[0]!r}: {exc.strerror or exc}", source=f"tool {name!r}"
         ) from None
-    with _RUNNING_GUARD:
-        _RUNNING.add(proc)
     try:
         stdout, stderr = _communicate(proc, timeout)
     except subprocess.TimeoutExpired:
@@ -81,8 +65,6 @@ def run_process(
     finally:
         # A tool's background children die with it, as they would not leak from JP's run either.
         _kill_group(proc)
-        with _RUNNING_GUARD:
-            _RUNNING.discard(proc)
     try:
         out = stdout.decode("utf-8")
     except UnicodeDecodeError as exc:

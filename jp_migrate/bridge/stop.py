@@ -2,9 +2,10 @@
 
 The main thread gets the KeyboardInterrupt; the workers are blocked in a tool
 process (which runs in its own session, so the terminal's SIGINT never reaches
-it) or in an MCP call. `stop_all` kills those processes and cancels those calls,
-so the workers return at once and the interrupt ends the run, as it does
-without workers.
+it) or in an MCP call. `stop_all` sets STOPPED, which a worker waiting on a tool
+looks at (bridge.local kills the tool's group), and runs the hooks that cancel
+MCP calls, so the workers return at once and the interrupt ends the run, as it
+does without workers.
 """
 
 from __future__ import annotations
