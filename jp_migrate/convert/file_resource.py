@@ -100,24 +100,17 @@ def check_match(match: Mapping[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-def _tool_names(match: Mapping[str, Any]) -> list[str]:
-    tools = match.get("tools", [])
-    return [t for t in tools if isinstance(t, str)] if isinstance(tools, list) else []
-
-
 @store_rule(RULE_ID, check_match)
 def file_resource(context: RuleContext) -> list[ContentBlock] | None:
     match = context.match
     request = context.request
     if context.is_error or request is None or context.root is None:
         return None
-    if request.get("name") not in _tool_names(match):
+    if request.get("name") not in match.get("tools", []):  # [match] as check_match allows
         return None
     arguments = request.get("arguments")
     path = (
-        arguments.get(str(match.get("path_argument", "path")))
-        if isinstance(arguments, dict)
-        else None
+        arguments.get(match.get("path_argument", "path")) if isinstance(arguments, dict) else None
     )
     if not isinstance(path, str):
         return None
@@ -126,13 +119,7 @@ def file_resource(context: RuleContext) -> list[ContentBlock] | None:
     if uri is None or fenced is None:
         return None
     language, body = fenced
-    markers = match.get("excerpt_markers", [])
-    body = strip_markers(
-        body, [m for m in markers if isinstance(m, str)] if isinstance(markers, list) else []
-    )
+    body = strip_markers(body, match.get("excerpt_markers", []))
     mime = mime_for_language(language) if language else None
-    default = match.get("default_mime_type")
-    resource = Resource(
-        uri=uri, mimeType=mime or (default if isinstance(default, str) else None), text=body
-    )
+    resource = Resource(uri=uri, mimeType=mime or match.get("default_mime_type"), text=body)
     return [ResourceBlock(type="resource", resource=resource, formatted=context.text)]
