@@ -119,28 +119,21 @@ def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
         return ToolFile(path=shown, status="error", message=f"cannot read: {exc.strerror or exc}")
     writes = options.write and not options.diff
     result = migrate_source(source, generate=writes or options.diff)
-    diff = None
-    real = Path(os.path.realpath(path))  # a symlink: its file is rewritten, the link kept
-    if result.status == "migrated" and writes:  # what a rewrite in place could not keep
+    diff = (
+        unified_diff(shown, source, result.output)
+        if options.diff and result.output is not None
+        else None
+    )
+    if writes and result.output is not None:
+        real = Path(os.path.realpath(path))  # a symlink: its file is rewritten, the link kept
         try:
-            refused = _refusal(real)
+            refused = _refusal(real)  # what a rewrite in place could not keep
+            if refused is None:
+                _write(real, result.output, encoding)
         except OSError as exc:
-            refused = f"cannot stat: {exc.strerror or exc}"
+            refused = f"cannot write: {exc.strerror or exc}"
         if refused is not None:
             return ToolFile(path=shown, status="error", message=refused, sites=result.sites)
-    if result.output is not None:
-        if options.diff:
-            diff = unified_diff(shown, source, result.output)
-        if writes:
-            try:
-                _write(real, result.output, encoding)
-            except OSError as exc:
-                return ToolFile(
-                    path=shown,
-                    status="error",
-                    message=f"cannot write: {exc.strerror or exc}",
-                    sites=result.sites,
-                )
     return ToolFile(
         path=shown, status=result.status, message=result.message, sites=result.sites, diff=diff
     )
