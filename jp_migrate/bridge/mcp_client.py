@@ -163,7 +163,6 @@ class McpSession:
         self._inbox: Any = None
         self._errlog: IO[str] | None = None
         self._tools: frozenset[str] | None = None
-        self._busy: Any = None  # the CancelScope of the call in flight
         self._life: Any = None  # the CancelScope of the whole client task (start-up included)
         self._aborted = False  # abort() came, perhaps before the task made `_life`
         self._current: Future[Any] | None = None  # the caller waiting on the call in flight
@@ -263,19 +262,15 @@ class McpSession:
                     async with receive:
                         async for work, future in receive:
                             self._current = future
-                            with anyio.CancelScope() as self._busy:
-                                try:
-                                    with anyio.fail_after(self.timeout):
-                                        future.set_result(await work(client))
-                                except Exception as exc:  # noqa: BLE001 - to the caller's thread
-                                    future.set_exception(exc)
-                            self._busy = None
+                            try:
+                                with anyio.fail_after(self.timeout):
+                                    future.set_result(await work(client))
+                            except Exception as exc:  # noqa: BLE001 - to the caller's thread
+                                future.set_exception(exc)
                             self._current = None
-                            if not future.done():  # cancelled: the caller has gone (Ctrl-C)
-                                future.set_exception(KeyboardInterrupt())
         finally:
             current, self._current = self._current, None
-            if current is not None and not current.done():  # the whole client was cancelled
+            if current is not None and not current.done():  # cancelled (abort) mid-call
                 current.set_exception(KeyboardInterrupt())
         if connecting.cancelled_caught:
             raise TimeoutError
@@ -284,13 +279,6 @@ class McpSession:
         future: Future[Any] = Future()
         self._portal.call(self._inbox.send, (work, future))
         return future.result()
-
-    def cancel(self) -> None:
-        """End the call in flight, if any (from any thread): its caller gets KeyboardInterrupt."""
-        busy = self._busy
-        if busy is not None and self._portal is not None:
-            with suppress(Exception):  # the portal may be closing already
-                self._portal.call(busy.cancel)
 
     def abort(self) -> None:
         """End everything (from any thread): start-up, the call in flight, the server."""
@@ -301,7 +289,8 @@ class McpSession:
                 self._portal.call(life.cancel)
 
     def __exit__(self, *exc: object) -> None:
-        self.cancel()  # a call still in flight was abandoned by its caller: do not wait for it
+        if self._current is not None:  # a call in flight, abandoned by its caller: not waited for
+            self.abort()
         inbox, self._inbox = self._inbox, None
         try:
             if inbox is not None:
