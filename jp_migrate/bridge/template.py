@@ -1,19 +1,19 @@
 """Command templates rendered the way JP renders them (SPEC §1 "Running a local tool").
 
 minijinja is the engine JP uses; the finalizer reproduces JP's formatter:
-strings, numbers and bools raw, maps and lists as compact JSON, none and
-undefined as `null`.
+strings, numbers and bools raw, maps and lists as compact JSON (serde_json's,
+numbers included: `1e20`, not Python's `1e+20`), none and undefined as `null`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.contract.jsontext import dumps_compact
 
 
 def _format(value: Any) -> Any:
@@ -28,7 +28,7 @@ def _format(value: Any) -> Any:
         # where the engine itself writes `2.0`.
         return NotImplemented
     if isinstance(value, Mapping | list | tuple):
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+        return dumps_compact(value, default=str)
     return str(value)
 
 

@@ -1,10 +1,12 @@
-"""JSON text read as serde_json reads it (SPEC §1): no pydantic, so cheap to import."""
+"""JSON text read and written as serde_json does (SPEC §1): no pydantic, so cheap to import."""
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from jp_migrate.errors import ContractError
@@ -87,3 +89,97 @@ def load_json(data: bytes | str, *, source: str = "") -> Any:
     if _SURROGATE_ESCAPE.search(data) and _lone_surrogate(value):
         raise ContractError("invalid JSON: a string escapes a lone UTF-16 surrogate", source=source)
     return value
+
+
+_I64_MIN, _U64_MAX = -(1 << 63), (1 << 64) - 1
+
+
+def serde_float(value: float) -> str:
+    """A finite double as serde_json writes it: the shortest digits that read back
+    (Python's `repr` finds the same ones), laid out as the `ryu` crate lays them out.
+
+    So `2.0`, `0.00001` and `1e20` where Python writes `2.0`, `1e-05` and `1e+20`.
+    """
+    text = repr(value)
+    sign = ""
+    if text[0] == "-":
+        sign, text = "-", text[1:]
+    mantissa, _, exp = text.partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    if not digits:
+        return f"{sign}0.0"
+    exponent = (int(exp) if exp else 0) - len(fraction)  # value = digits × 10**exponent
+    significant = digits.rstrip("0")
+    exponent += len(digits) - len(significant)
+    length = len(significant)
+    point = length + exponent  # 10**(point-1) <= value < 10**point
+    if exponent >= 0 and point <= 16:
+        body = significant + "0" * exponent + ".0"
+    elif 0 < point <= 16:
+        body = f"{significant[:point]}.{significant[point:]}"
+    elif -5 < point <= 0:
+        body = "0." + "0" * -point + significant
+    elif length == 1:
+        body = f"{significant}e{point - 1}"
+    else:
+        body = f"{significant[0]}.{significant[1:]}e{point - 1}"
+    return sign + body
+
+
+def _number(value: float) -> str:
+    if isinstance(value, int):
+        if _I64_MIN <= value <= _U64_MAX:
+            return int.__repr__(value)
+        value = float(value)  # serde_json holds an integer beyond 64 bits as a double
+    return serde_float(value) if math.isfinite(value) else "null"
+
+
+def dumps_compact(value: Any, *, default: Callable[[Any], Any] | None = None) -> str:
+    """serde_json's compact form: no spaces, non-ASCII unescaped, numbers as it writes them.
+
+    `default` turns a value that is not JSON into one (as `json.dumps`'s); without
+    it such a value is a TypeError.
+    """
+    out: list[str] = []
+    _write(value, out, default)
+    return "".join(out)
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, bool):
+        return json.dumps(key)
+    if isinstance(key, int | float):
+        return _number(key)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+
+
+def _write(value: Any, out: list[str], default: Callable[[Any], Any] | None) -> None:
+    if isinstance(value, str):
+        out.append(json.dumps(value, ensure_ascii=False))
+    elif value is None or isinstance(value, bool):
+        out.append(json.dumps(value))
+    elif isinstance(value, int | float):
+        out.append(_number(value))
+    elif isinstance(value, Mapping):
+        out.append("{")
+        for index, (key, item) in enumerate(value.items()):
+            if index:
+                out.append(",")
+            out.append(json.dumps(_key(key), ensure_ascii=False))
+            out.append(":")
+            _write(item, out, default)
+        out.append("}")
+    elif isinstance(value, list | tuple):
+        out.append("[")
+        for index, item in enumerate(value):
+            if index:
+                out.append(",")
+            _write(item, out, default)
+        out.append("]")
+    elif default is not None:
+        _write(default(value), out, None)
+    else:
+        raise TypeError(f"{type(value).__name__} is not JSON")

@@ -13,11 +13,10 @@ models (`contract.plain`), for hot paths that only print the result.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from jp_migrate.contract.jsontext import load_json
+from jp_migrate.contract.jsontext import dumps_compact, load_json
 from jp_migrate.contract.plain import envelope_candidate, outcome_shape, text_envelope
 from jp_migrate.errors import ContractError
 
@@ -49,8 +48,8 @@ class Normalized:
 
 
 def compact_json(value: Any) -> str:
-    """serde_json's compact form: no spaces, non-ASCII unescaped."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """serde_json's compact form: no spaces, non-ASCII unescaped, its numbers."""
+    return dumps_compact(value)
 
 
 def _text(text: str) -> dict[str, Any]:
