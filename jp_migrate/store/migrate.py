@@ -1,11 +1,12 @@
 """Migrate conversations: load → convert (pure) → write under each conversation's lock.
 
-The slow part of a safe write is waiting for the disk (fsync). Writes are
-therefore committed in batches: each conversation is locked, converted and
-written to its temporary file; then the batch's temporaries are fsynced
-concurrently (one filesystem journal commit serves them all) and hashed on a
-thread pool, the journal records them, and only then is each renamed over its
-target and unlocked. A kill at any moment leaves every file wholly old or
+The slow part of a safe write is the filesystem: creating, writing and
+fsyncing a file. Writes are therefore committed in batches: each conversation
+is locked and converted on the main thread, and its temporary file is created,
+written, fsynced and hashed on a thread pool (system calls release the GIL, so
+that runs beside the next conversion; concurrent fsyncs share one journal
+commit); the journal records the batch, and only then is each file renamed over
+its target and unlocked. A kill at any moment leaves every file wholly old or
 wholly new. Workers of `--jobs` run `migrate_many` on a slice each, so
 everything here is picklable: `Settings` in, `Result`s out.
 """
@@ -18,7 +19,7 @@ import bisect
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -79,10 +80,13 @@ class Pending:
     settings: Settings
     lock: HeldLock
     tmp: str
-    fd: int
     raw: bytes
     data: bytes
     file: StoreFile
+    mode: int  # the permissions the new file gets (the original's)
+    times: tuple[int, int] | None  # the original's (atime, mtime) in ns, kept
+    spare: str | None = None  # a parked original to overwrite instead of creating a file
+    fd: int = -1  # the temporary, open between its write and its fsync
     sha256_before: str = ""
     sha256_after: str = ""
     record: manifest.FileRecord | None = None
@@ -267,9 +271,20 @@ def _convert(
             file.model_copy(update={"sha256_before": sha_before, "sha256_after": sha_after})
         )
     spare = _take_spare(conversation.root.fspath, len(data)) if not settings.backup else None
-    tmp, fd = write_temp(target, data, loaded.mode, spare=spare, times=loaded.times)
+    if settings.run_id is not None:
+        _ensure_state_dir(conversation.root.path)  # here, once: the pool threads link into it
     return Pending(
-        conversation, settings, lock, tmp, fd, loaded.raw, data, file, size_before=len(loaded.raw)
+        conversation,
+        settings,
+        lock,
+        temp_path(target),
+        loaded.raw,
+        data,
+        file,
+        loaded.mode,
+        loaded.times,
+        spare,
+        size_before=len(loaded.raw),
     )
 
 
@@ -316,7 +331,12 @@ def _drop_spares(pool: ThreadPoolExecutor) -> None:
 
 
 def _sync(pending: Pending) -> None:
-    """On a pool thread: fsync the temporary (GIL released) and hash old and new bytes."""
+    """On a pool thread: write and fsync the temporary (GIL released), hash old and new
+    bytes, and link the original as its backup (its manifest record)."""
+    target = pending.conversation.events
+    _, pending.fd = write_temp(
+        target, pending.data, pending.mode, spare=pending.spare, times=pending.times
+    )
     try:
         os.fsync(pending.fd)
     finally:
@@ -325,16 +345,15 @@ def _sync(pending: Pending) -> None:
     pending.sha256_before = hashlib.sha256(pending.raw).hexdigest()
     pending.sha256_after = hashlib.sha256(pending.data).hexdigest()
     pending.raw = pending.data = b""  # hashed and on disk: a waiting batch holds no file bytes
+    pending.record = _record(pending)
 
 
 def _record(pending: Pending) -> manifest.FileRecord:
     """The manifest line for a pending write, after linking its backup (the original inode)."""
     conversation, settings = pending.conversation, pending.settings
-    root = conversation.root.path
     relative = f"{conversation.relative}/{EVENTS}"
     backup = None
     if settings.run_id is not None:
-        _ensure_state_dir(root)
         if settings.backup:
             backup = manifest.backup_path(conversation.root.fspath, settings.run_id, relative)
             link_or_copy(conversation.events, backup)
@@ -400,7 +419,6 @@ def _commit_batch(batch: list[Pending], pool: ThreadPoolExecutor) -> Iterator[Re
             if pending.synced is None:
                 pending.synced = pool.submit(_sync, pending)
             pending.synced.result()
-            pending.record = _record(pending)
             ready.append(pending)
         except OSError as exc:
             yield _abandon(pending, exc)
@@ -466,6 +484,8 @@ def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> I
             batch = []
         finally:
             for pending in previous + batch:  # the consumer stopped early: targets untouched
+                if pending.synced is not None:
+                    wait([pending.synced])  # its temporary is written (or failed) before removal
                 if pending.fd >= 0 or os.path.lexists(pending.tmp):
                     _abandon(pending, OSError("interrupted"))
             _drop_spares(pool)
