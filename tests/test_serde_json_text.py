@@ -65,7 +65,9 @@ def test_compact_json_numbers_and_text() -> None:
         '{"f":[2.0,1e20,0.00001],"i":[3,-9223372036854775808,18446744073709551615],'
         '"big":1e30,"s":"é\\u001f"}'  # an integer beyond 64 bits is a double to serde_json
     )
-    assert dumps_compact({"nan": math.nan, "t": True, "n": None}) == '{"nan":null,"t":true,"n":null}'
+    assert (
+        dumps_compact({"nan": math.nan, "t": True, "n": None}) == '{"nan":null,"t":true,"n":null}'
+    )
     with pytest.raises(TypeError):
         dumps_compact({"x": object()})
 

@@ -194,4 +194,17 @@ def test_bench_store_runs_small(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert set(figures["ratios"]) == {"no-backup", "backup", "jobs2", "check"}
+    assert set(figures["no_write_ratios"]) == {"no-backup", "backup", "jobs2", "check", "floor"}
     assert figures["peak_rss"] > 0 and figures["big_largest"] > figures["largest"]
+
+
+def test_the_store_baseline_dumps_back_into_each_file(tmp_path: Path) -> None:
+    """The issue's baseline: json.load each events.json and json.dump it back (indent 2)."""
+    from store_support import bench_module, generated_store
+
+    root = generated_store(tmp_path, conversations=4, total_bytes=40_000)
+    files = sorted(root.glob("conversations/**/events.json"))
+    loaded = [json.loads(path.read_bytes()) for path in files]
+    bench_module().baseline(root)
+    for path, value in zip(files, loaded, strict=True):
+        assert path.read_text("utf-8") == json.dumps(value, indent=2, ensure_ascii=False)
