@@ -14,7 +14,7 @@ from jp_migrate.contract.events import LegacyToolCallResponse, MigratedToolCallR
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.contract.normalized import NormalizedOutcome
 from jp_migrate.contract.outcome import Outcome
-from jp_migrate.contract.plain import envelope_candidate, outcome_shape
+from jp_migrate.contract.plain import envelope_candidate, outcome_shape, outcome_view
 from jp_migrate.errors import ContractError
 
 M = TypeVar("M", bound=BaseModel)
@@ -24,6 +24,10 @@ Document = bytes | str | Mapping[str, Any]
 
 def _as_object(data: Document, what: str, source: str) -> Any:
     obj = load_json(data, source=source) if isinstance(data, bytes | str) else data
+    return _object(obj, what, source)
+
+
+def _object(obj: Any, what: str, source: str) -> Any:
     if not isinstance(obj, Mapping):
         raise ContractError(f"not a valid {what}: expected a JSON object", source=source)
     return dict(obj)
@@ -48,14 +52,26 @@ def _validate(adapter_or_model: Any, obj: Any, what: str, source: str) -> Any:
 
 
 def parse_outcome(data: Document, *, source: str = "") -> Outcome:
-    """A legacy `Outcome`, or ContractError naming the field that disqualifies it."""
-    return _validate(_adapter("outcome"), _as_object(data, "Outcome", source), "Outcome", source)
+    """A legacy `Outcome`, or ContractError naming the field that disqualifies it.
+
+    JSON text is read as serde reads an `Outcome` (`plain.outcome_view`): a
+    sequence `[tag, fields…]` is one too, and a repeated field is refused.
+    """
+    if isinstance(data, bytes | str):
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        try:
+            obj = outcome_view(load_json(data, source=source), text)
+        except ContractError as exc:
+            raise exc.with_source(source) from None
+    else:
+        obj = data
+    return _validate(_adapter("outcome"), _object(obj, "Outcome", source), "Outcome", source)
 
 
 def try_outcome(text: str) -> Outcome | None:
     """What JP's host does: stdout that parses as an `Outcome` is one, anything else is not."""
     try:
-        obj = load_json(text)
+        obj = outcome_view(load_json(text), text)
         # Most stdout is certainly not an Outcome: say so without building the models.
         return None if outcome_shape(obj) == "none" else parse_outcome(obj)
     except ContractError:

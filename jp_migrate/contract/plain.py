@@ -9,9 +9,20 @@ checks it against `parse.try_outcome` and `parse.read_envelope`.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, Literal
 
+from jp_migrate.errors import ContractError
+
 OUTCOME_TAGS = ("success", "error", "needs_input")
+# Each variant's fields in declaration order (jp_tool::Outcome): the order a sequence gives them.
+OUTCOME_FIELDS = {
+    "success": ("content",),
+    "error": ("message", "trace", "transient"),
+    "needs_input": ("question",),
+}
+QUESTION_FIELDS = ("id", "text", "answer_type", "pre_amble", "default")
 
 # none: certainly not an Outcome; success/error: certainly that variant, every field
 # as read; models: only the models can tell (needs_input, or a field of the wrong type).
@@ -65,3 +76,81 @@ def text_envelope(obj: Any) -> tuple[list[str], bool] | None:
             return None
         texts.append(block["text"])
     return texts, is_error
+
+
+# Where a key of a struct serde derives could stand (a quote, the name, a quote, a colon).
+_KNOWN_KEY = re.compile(
+    r'"(type|content|message|trace|transient|question|id|text|answer_type|pre_amble|default'
+    r'|Select|options|Boolean|Text)"\s*:'
+)
+
+
+def outcome_view(obj: Any, text: str) -> Any:
+    """The parsed stdout `obj` (of `text`) as JP's `serde_json::from_str::<Outcome>` sees it.
+
+    serde reads an internally tagged enum from a sequence too, the tag first and
+    then the variant's fields in order (`["success", "done"]` is a Success), and
+    refuses an object that repeats one of its fields, where the standard library
+    keeps the last. A sequence that is an Outcome comes back as its object; one
+    serde refuses, or a repeated field, is a ContractError; anything else is
+    returned as it is.
+    """
+    if isinstance(obj, list):
+        return _from_sequence(obj)
+    tag = obj.get("type") if isinstance(obj, dict) else None
+    if isinstance(tag, str) and tag in OUTCOME_FIELDS and ("\\u" in text or _repeated_names(text)):
+        _refuse_repeats(text)
+    return obj
+
+
+def _from_sequence(items: list[Any]) -> Any:
+    if not items or not isinstance(items[0], str) or items[0] not in OUTCOME_FIELDS:
+        return items  # the tag is missing or unknown: not an Outcome
+    tag, values = items[0], items[1:]
+    fields = OUTCOME_FIELDS[tag]
+    if len(values) != len(fields):
+        raise ContractError(
+            f"invalid length {len(values)}, expected {len(fields)} after the tag {tag!r}",
+            field="type",
+        )
+    return {"type": tag, **dict(zip(fields, values, strict=True))}
+
+
+def _repeated_names(text: str) -> bool:
+    seen: set[str] = set()
+    for match in _KNOWN_KEY.finditer(text):
+        if match.group(1) in seen:
+            return True
+        seen.add(match.group(1))
+    return False
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object as its (key, value) pairs, repeats kept (serde's buffered content)."""
+
+
+def _refuse_repeats(text: str) -> None:
+    """ContractError when a struct of the Outcome repeats a field (serde's `duplicate field`)."""
+    top = json.loads(text, object_pairs_hook=_Pairs)
+    tag = dict(top).get("type")
+    _check_struct(top, ("type", *OUTCOME_FIELDS[tag]), "")
+    question = dict(top).get("question") if tag == "needs_input" else None
+    if not isinstance(question, _Pairs):
+        return
+    _check_struct(question, QUESTION_FIELDS, "question.")
+    answer = dict(question).get("answer_type")
+    if isinstance(answer, _Pairs):
+        if len(answer) != 1:  # an externally tagged enum: a map with a single key
+            raise ContractError("expected a map with a single key", field="question.answer_type")
+        name, select = answer[0]
+        if name == "Select" and isinstance(select, _Pairs):
+            _check_struct(select, ("options",), "question.answer_type.Select.")
+
+
+def _check_struct(pairs: _Pairs, fields: tuple[str, ...], prefix: str) -> None:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in fields:
+            if key in seen:
+                raise ContractError(f"duplicate field `{key}`", field=f"{prefix}{key}")
+            seen.add(key)
