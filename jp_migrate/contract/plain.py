@@ -15,13 +15,13 @@ from typing import Any, Literal
 
 from jp_migrate.errors import ContractError
 
-OUTCOME_TAGS = ("success", "error", "needs_input")
-# Each variant's fields in declaration order (jp_tool::Outcome): the order a sequence gives them.
+# Each variant's tag and fields in declaration order (jp_tool::Outcome): a sequence's order.
 OUTCOME_FIELDS = {
     "success": ("content",),
     "error": ("message", "trace", "transient"),
     "needs_input": ("question",),
 }
+OUTCOME_TAGS = tuple(OUTCOME_FIELDS)
 QUESTION_FIELDS = ("id", "text", "answer_type", "pre_amble", "default")
 
 # none: certainly not an Outcome; success/error: certainly that variant, every field
@@ -99,7 +99,7 @@ def outcome_view(obj: Any, text: str) -> Any:
         return _from_sequence(obj)
     tag = obj.get("type") if isinstance(obj, dict) else None
     if isinstance(tag, str) and tag in OUTCOME_FIELDS and ("\\u" in text or _repeated_names(text)):
-        _refuse_repeats(text)
+        _refuse_repeats(text, tag)
     return obj
 
 
@@ -129,10 +129,9 @@ class _Pairs(list[tuple[str, Any]]):
     """A JSON object as its (key, value) pairs, repeats kept (serde's buffered content)."""
 
 
-def _refuse_repeats(text: str) -> None:
+def _refuse_repeats(text: str, tag: str) -> None:
     """ContractError when a struct of the Outcome repeats a field (serde's `duplicate field`)."""
     top = json.loads(text, object_pairs_hook=_Pairs)
-    tag = dict(top).get("type")
     _check_struct(top, ("type", *OUTCOME_FIELDS[tag]), "")
     question = dict(top).get("question") if tag == "needs_input" else None
     if not isinstance(question, _Pairs):
