@@ -14,7 +14,12 @@ from jp_migrate.contract.events import LegacyToolCallResponse, MigratedToolCallR
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.contract.normalized import NormalizedOutcome
 from jp_migrate.contract.outcome import Outcome
-from jp_migrate.contract.plain import envelope_candidate, outcome_shape, outcome_view
+from jp_migrate.contract.plain import (
+    envelope_candidate,
+    outcome_reading,
+    outcome_shape,
+    outcome_view,
+)
 from jp_migrate.errors import ContractError
 
 M = TypeVar("M", bound=BaseModel)
@@ -70,10 +75,12 @@ def parse_outcome(data: Document, *, source: str = "") -> Outcome:
 
 def try_outcome(text: str) -> Outcome | None:
     """What JP's host does: stdout that parses as an `Outcome` is one, anything else is not."""
+    obj = outcome_reading(text)
+    # Most stdout is certainly not an Outcome: say so without building the models.
+    if outcome_shape(obj) == "none":
+        return None
     try:
-        obj = outcome_view(load_json(text), text)
-        # Most stdout is certainly not an Outcome: say so without building the models.
-        return None if outcome_shape(obj) == "none" else parse_outcome(obj)
+        return parse_outcome(obj)
     except ContractError:
         return None
 

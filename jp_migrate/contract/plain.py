@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any, Literal
 
+from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
 
 # Each variant's tag and fields in declaration order (jp_tool::Outcome): a sequence's order.
@@ -101,6 +102,15 @@ def outcome_view(obj: Any, text: str) -> Any:
     if isinstance(tag, str) and tag in OUTCOME_FIELDS and ("\\u" in text or _repeated_names(text)):
         _refuse_repeats(text, tag)
     return obj
+
+
+def outcome_reading(text: str) -> Any:
+    """stdout as JP reads it for an `Outcome`: `outcome_view` of its JSON, or None when
+    it is not JSON or serde refuses it (so certainly no Outcome)."""
+    try:
+        return outcome_view(load_json(text), text)
+    except ContractError:
+        return None
 
 
 def _from_sequence(items: list[Any]) -> Any:

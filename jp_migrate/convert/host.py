@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from jp_migrate.contract.jsontext import dumps_compact, load_json
 from jp_migrate.contract.plain import (
     envelope_candidate,
+    outcome_reading,
     outcome_shape,
-    outcome_view,
     text_envelope,
 )
 from jp_migrate.errors import ContractError
@@ -296,17 +296,6 @@ def _plain_reading(stdout: str) -> tuple[Any, bool]:
         return None, False
 
 
-def _outcome_reading(stdout: str) -> Any:
-    """stdout as `try_outcome` reads it (`outcome_view`); None when that is certainly no Outcome."""
-    obj, parsed = _plain_reading(stdout)
-    if not parsed:
-        return None
-    try:
-        return outcome_view(obj, stdout)
-    except ContractError:
-        return None
-
-
 def plain_raw(run: ToolRun) -> dict[str, Any]:
     """`raw_outcome(run)` as its JSON fields (`dump`'s output), without the models."""
     return raw_fields(run)
@@ -316,7 +305,7 @@ def plain_legacy(run: ToolRun) -> dict[str, Any] | None:
     """`legacy_outcome(run).outcome` as its JSON fields, or None when only the models can tell."""
     if run.cancelled:
         return None
-    obj = _outcome_reading(run.stdout)
+    obj = outcome_reading(run.stdout)
     shape = outcome_shape(obj)
     if shape == "success":
         return success_fields(obj["content"], protocol="outcome", run=run)
@@ -360,4 +349,4 @@ def plain_blocks(run: ToolRun) -> dict[str, Any] | None:
 
 def is_outcome_candidate(run: ToolRun) -> bool:
     """Whether stdout might be an `Outcome` (False: `try_outcome` certainly returns None)."""
-    return outcome_shape(_outcome_reading(run.stdout)) != "none"
+    return outcome_shape(outcome_reading(run.stdout)) != "none"
