@@ -37,6 +37,7 @@ from jp_migrate.store.load import EventsFile, read_events
 from jp_migrate.store.lock import ConversationLocked, HeldLock, is_locked, release_anchors
 from jp_migrate.store.write import (
     commit,
+    evict_cached,
     is_read_only,
     link_or_copy,
     temp_path,
@@ -334,6 +335,10 @@ def _sync(pending: Pending) -> None:
     """On a pool thread: write and fsync the temporary (GIL released), hash old and new
     bytes, and link the original as its backup (its manifest record)."""
     target = pending.conversation.events
+    if pending.settings.backup:
+        # The original is now only its backup: free its cached pages for the new file's.
+        # (Without backups it is kept as a spare to overwrite, and its pages serve that.)
+        evict_cached(target)
     _, pending.fd = write_temp(
         target, pending.data, pending.mode, spare=pending.spare, times=pending.times
     )
