@@ -345,4 +345,40 @@ def keyed_findings(found: Scan, is_dict_call: IsDictCall) -> Keyed:
                     )
                 )
                 keyed.owned.add(id(head.target))
+        for statement in body:
+            for target, value in _other_type_sets(statement):
+                if id(target) not in keyed.owned and const_str(value) in TAGS:
+                    reason = (
+                        f"{cst.Module([]).code_for_node(target)} is set in a statement the "
+                        "rewrite does not follow (joined with `;`, chained or annotated)"
+                    )
+                    findings.append(Finding(target, KEYED_DICT, "unhandled", reason))
+                    keyed.owned.add(id(target))
     return keyed
+
+
+def _other_type_sets(
+    statement: cst.BaseStatement,
+) -> list[tuple[cst.Subscript, cst.BaseExpression]]:
+    """`var["type"] = value` in a form `key_assign` does not take: one of several
+    statements on a line, one of chained targets, or annotated."""
+    if not isinstance(statement, cst.SimpleStatementLine) or key_assign(statement) is not None:
+        return []
+    found: list[tuple[cst.Subscript, cst.BaseExpression]] = []
+    for small in statement.body:
+        if isinstance(small, cst.Assign):
+            targets = [t.target for t in small.targets]
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            targets = [small.target]
+        else:
+            continue
+        for target in targets:
+            if (
+                isinstance(target, cst.Subscript)
+                and isinstance(target.value, cst.Name)
+                and len(target.slice) == 1
+                and isinstance(target.slice[0].slice, cst.Index)
+                and const_str(target.slice[0].slice.value) == "type"
+            ):
+                found.append((target, small.value))
+    return found

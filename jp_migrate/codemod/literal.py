@@ -53,6 +53,12 @@ def _finding(
             return Finding(
                 node, DYNAMIC_TYPE, "unhandled", 'the Outcome\'s "type" is not a constant string'
             )
+        # ... unless its other keys are hidden by a `**` spread and it is printed as the
+        # tool's output: `print(json.dumps({"type": kind, **fields}))` in an output helper.
+        sink = printed(node) if None in keys else None
+        if sink is not None:
+            reason = f'a "type" that is not a constant string, in a dict passed to {sink}'
+            return Finding(node, DYNAMIC_TYPE, "unhandled", reason)
         return None
     if tag not in TAGS:
         return None
@@ -65,8 +71,10 @@ def _finding(
         reason = f"incomplete {tag} Outcome passed to {sink}: no {missing}"
         return Finding(node, rule or RULE_FOR_TAG[tag], "unhandled", reason)
     acting = rule or RULE_FOR_TAG[tag]
+    # The key's quote; in `dict(type=…)`, the tag's: the call may sit in an f-string
+    # whose own quote a new string must not reuse (before Python 3.12).
     quote = build.quote_of(
-        type_entry.item.key if isinstance(type_entry.item, cst.DictElement) else None
+        type_entry.item.key if isinstance(type_entry.item, cst.DictElement) else type_entry.value
     )
     try:
         envelope_entries(tag, entries, quote, acting, is_dict_call)

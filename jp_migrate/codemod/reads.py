@@ -157,7 +157,7 @@ class Holders:
                 params = _bound_params(call, functions, index)
                 if params:
                     out.append((sorted(params), refs(arg.value, self._outcomes)))
-        return out
+        return out + _decorated(found)
 
     def refer(self, mentioned: Refs) -> bool:
         return (
@@ -178,6 +178,39 @@ class Holders:
         if callee is not None:
             return f"`{callee}(…)`"
         return "a value that may hold a rewritten Outcome"
+
+
+def _decorated(found: Scan) -> list[tuple[list[str], Refs]]:
+    """`@deco def f` passes `f` to `deco` (`@factory(…)` to the functions `factory`
+    defines): it binds their first parameter, as `deco(f)` would."""
+    out: list[tuple[list[str], Refs]] = []
+    for name, functions in found.functions.items():
+        mention = Refs(False, frozenset({name}), frozenset())
+        for function in functions:
+            for decorator in function.decorators:
+                expression = decorator.decorator
+                factory = isinstance(expression, cst.Call)
+                callee = called_name(expression.func if factory else expression)  # type: ignore[attr-defined]
+                receivers = found.functions.get(callee) if callee is not None else None
+                for receiver in receivers or []:
+                    targets = _nested_functions(receiver) if factory else [receiver]
+                    params = {p for t in targets for p in _params(t)[0][:1]}
+                    if params:
+                        out.append((sorted(params), mention))
+    return out
+
+
+def _nested_functions(function: cst.FunctionDef) -> list[cst.FunctionDef]:
+    """The functions defined inside `function`, at any depth."""
+    nested: list[cst.FunctionDef] = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            if node is not function:
+                nested.append(node)
+
+    function.visit(Visitor())
+    return nested
 
 
 def _subscript_key(node: cst.Subscript) -> str | None:
@@ -248,6 +281,7 @@ def _subscript_candidates(found: Scan, owned: set[int]) -> list[_Candidate]:
 def _call_candidates(found: Scan) -> list[_Candidate]:
     out: list[_Candidate] = []
     for call, _scope in found.calls:
+        out += _keyword_reads(call)
         got = _get_key(call)
         if got is not None:
             if got[1] in _READ_KEYS:
@@ -259,6 +293,51 @@ def _call_candidates(found: Scan) -> list[_Candidate]:
             reason = "`.update(…)` on {what} may set a legacy Outcome key the rewrite does not see"
             out.append(_Candidate(call, method[0], KEYED_DICT, reason))
     return out
+
+
+_BY_KEY = "reads its keys by name"
+
+
+def _keyword_reads(call: cst.Call) -> list[_Candidate]:
+    """`f(**x)`, `s.format_map(x)`, `log.info("%(content)s", x)`: every key read by name."""
+    out = [
+        _Candidate(arg.value, arg.value, READS_LEGACY_KEYS, f"unpacks {{what}}: {_BY_KEY}")
+        for arg in call.args
+        if arg.star == "**"
+    ]
+    method = _method(call)
+    if method is not None and method[1] == "format_map" and call.args:
+        value = call.args[0].value
+        reason = f"formats {{what}} with `format_map`: {_BY_KEY}"
+        out.append(_Candidate(value, value, READS_LEGACY_KEYS, reason))
+    args = call.args
+    if (
+        len(args) == 2
+        and _formats_by_key(args[0].value)
+        and not args[1].star
+        and not args[1].keyword
+    ):
+        value = args[1].value
+        out.append(
+            _Candidate(value, value, READS_LEGACY_KEYS, f"formats {{what}} by key: {_BY_KEY}")
+        )
+    return out
+
+
+def _formats_by_key(node: cst.BaseExpression) -> bool:
+    """A constant %-format string that names keys: `"%(content)s"`."""
+    text = const_str(node)
+    return text is not None and "%(" in text
+
+
+def _modulo_candidates(found: Scan) -> list[_Candidate]:
+    """`"%(type)s: %(content)s" % x`."""
+    reason = f"formats {{what}} by key (`%`): {_BY_KEY}"
+    return [
+        _Candidate(op.right, op.right, READS_LEGACY_KEYS, reason)
+        for op in found.modulos
+        if _formats_by_key(op.left)
+    ]
 
 
 def _membership_candidates(found: Scan) -> list[_Candidate]:
@@ -346,6 +425,7 @@ def read_findings(
         candidates += _subscript_candidates(found, owned or set())
         candidates += _call_candidates(found)
         candidates += _membership_candidates(found)
+        candidates += _modulo_candidates(found)
     if candidates and (outcomes or variables):
         holders = Holders(found, outcomes, (name for _scope, name in variables.values()))
         for candidate in candidates:

@@ -134,6 +134,7 @@ class Scan:
         default_factory=dict
     )  # class name → its `__init__`
     comparisons: list[cst.Comparison] = field(default_factory=list)
+    modulos: list[cst.BinaryOperation] = field(default_factory=list)  # `x % y`: maybe formatting
 
 
 def target_names(target: cst.BaseExpression) -> list[str]:
@@ -241,6 +242,9 @@ def scan(module: cst.Module) -> Scan:
                 _assigned(found, scope, node.target, node.value)  # type: ignore[attr-defined]
         elif kind is cst.Comparison:
             found.comparisons.append(node)  # type: ignore[arg-type]
+        elif kind is cst.BinaryOperation:
+            if type(node.operator) is cst.Modulo:  # type: ignore[attr-defined]
+                found.modulos.append(node)  # type: ignore[arg-type]
         elif kind is cst.Return:
             if node.value is not None:  # type: ignore[attr-defined]
                 found.returns.append((scope, node.value))  # type: ignore[attr-defined]

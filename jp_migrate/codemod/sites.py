@@ -31,6 +31,7 @@ DYNAMIC_TYPE = "codemod-dynamic-type"
 SPREAD = "codemod-spread"
 OUTCOME_STRING = "codemod-outcome-string"
 READS_LEGACY_KEYS = "codemod-reads-legacy-keys"
+MCP_SERVER = "codemod-mcp-server"
 
 RULE_IDS = (
     SUCCESS_DICT,
@@ -42,6 +43,7 @@ RULE_IDS = (
     SPREAD,
     OUTCOME_STRING,
     READS_LEGACY_KEYS,
+    MCP_SERVER,
 )
 
 

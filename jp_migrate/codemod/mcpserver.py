@@ -1,0 +1,62 @@
+"""A legacy Outcome inside an MCP server is reported, never rewritten (rule `codemod-mcp-server`).
+
+An MCP server that answers with an Outcome as the JSON text of a content item
+relies on RFD D31's bridge. Its migration is to return MCP content blocks (and
+`isError`) itself: rewriting the Outcome into an RFD 058 envelope that is then
+sent as text would reach JP as that JSON text, and an error as a success. A
+file that imports an MCP SDK (`mcp`, `mcp_types`, `fastmcp`) is such a server.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import libcst as cst
+
+from jp_migrate.codemod.sites import MCP_SERVER, Finding
+
+DESCRIPTION = (
+    "A legacy Outcome in an MCP server (RFD D31's bridge) is reported: return content blocks."
+)
+SDKS = frozenset({"mcp", "mcp_types", "fastmcp"})
+
+
+def _root(node: cst.BaseExpression) -> str | None:
+    """The first name of a dotted module name (`mcp` of `mcp.server.fastmcp`)."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def imports_mcp(module: cst.Module) -> bool:
+    """Whether any import in the file, at any depth, names an MCP SDK."""
+    found = False
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Import(self, node: cst.Import) -> bool:
+            nonlocal found
+            found = found or any(_root(alias.name) in SDKS for alias in node.names)
+            return False
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+            nonlocal found
+            if not node.relative and node.module is not None and _root(node.module) in SDKS:
+                found = True
+            return False
+
+    module.visit(Visitor())
+    return found
+
+
+def in_mcp_server(findings: list[Finding]) -> list[Finding]:
+    """Each rewrite a transform proposed, turned into a report of this rule."""
+    reason = (
+        "a legacy Outcome in an MCP server (read through RFD D31's bridge): return MCP "
+        "content blocks and isError instead; not rewritten"
+    )
+    return [
+        dataclasses.replace(f, rule=MCP_SERVER, action="unhandled", reason=reason, rewrites=())
+        if f.action == "rewritten"
+        else f
+        for f in findings
+    ]
