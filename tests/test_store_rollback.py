@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from conftest import run_cli
@@ -191,3 +192,43 @@ def test_no_backup_run_leaves_no_copies_behind(tmp_path: Path) -> None:
     assert not (root / ".jp-migrate" / "discard").exists()
     (run,) = _runs(root)
     assert not (run / "backup").exists()
+
+
+def test_rollback_finds_a_conversation_archived_since_and_names_one_that_is_gone(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "store"
+    moved = write_conversation(root, "17000000001-moved", legacy_events())
+    gone = write_conversation(root, "17000000002-gone", legacy_events("call_2"))
+    original = moved.read_bytes()
+    assert run_cli("conversations", str(root)).returncode == 0
+    archive = root / "conversations" / ".archive"
+    archive.mkdir()
+    moved.parent.rename(archive / moved.parent.name)  # `jp conversation archive`
+    shutil.rmtree(gone.parent)
+
+    result = run_cli("rollback", str(root))
+
+    assert result.returncode == 2
+    assert (archive / moved.parent.name / "events.json").read_bytes() == original
+    assert "17000000002-gone/events.json: missing: run " in result.stderr
+    assert "it is gone now" in result.stderr
+
+
+def test_downgrade_leaves_files_an_older_run_backed_up_to_that_run(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    first = write_conversation(root, "17000000001-first", legacy_events())
+    original = first.read_bytes()
+    assert run_cli("conversations", str(root)).returncode == 0
+    (older,) = _runs(root)
+    second = write_conversation(root, "17000000002-second", legacy_events("call_2"))
+    assert run_cli("conversations", str(root)).returncode == 0
+
+    result = run_cli("rollback", str(root), "--downgrade")
+
+    assert result.returncode == 2
+    assert f"run {older.name} holds its backup: not downgraded" in result.stderr
+    assert all(isinstance(r["content"], list) for r in responses(first))  # left as migrated
+    assert all(isinstance(r["content"], str) for r in responses(second))  # its run restored it
+    assert run_cli("rollback", str(root), "--run", older.name).returncode == 0
+    assert first.read_bytes() == original

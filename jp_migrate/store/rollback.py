@@ -91,7 +91,7 @@ def _restore_one(
     run: manifest.Run,
     options: RollbackOptions,
 ) -> StoreFile:
-    target = conversation.root.path / record.path
+    target = Path(conversation.events)  # where it is now (archived or not since the run)
     base: dict[str, Any] = {"path": conversation.shown, "conversation": conversation.name}
     if not target.is_file():
         return StoreFile(
@@ -159,6 +159,38 @@ def _conversation_for(root: StorageRoot, relative: str) -> Conversation:
     return Conversation(root, parts[-2], archived=len(parts) > 3 and parts[1] == ".archive")
 
 
+def _whole_roots(paths: list[Path], user_local: bool) -> set[str]:
+    """Real paths of the storage roots a PATH names as a whole (not one conversation of)."""
+    whole: set[str] = set()
+    for path in paths:
+        try:
+            resolved = resolve_all(path, user_local=user_local)
+        except JpMigrateError:
+            continue  # discover reported it
+        whole.update(os.path.realpath(root.path) for root, only in resolved if only is None)
+    return whole
+
+
+def _where_now(
+    root: StorageRoot, conversation: Conversation, wanted: set[str]
+) -> Conversation | None:
+    """The conversation a record names, found now, archived or unarchived since the run."""
+    if conversation.relative in wanted:
+        return conversation
+    moved = Conversation(root, conversation.name, archived=not conversation.archived)
+    return moved if moved.relative in wanted else None
+
+
+def _backed_up(root: Path) -> dict[str, str]:
+    """Conversation (relative) → the newest run not rolled back that holds a backup of it."""
+    out: dict[str, str] = {}
+    for run_id in manifest.list_runs(root):
+        run = manifest.load_run(root, run_id)
+        if not run.rolled_back:
+            out.update((r.path.rsplit("/", 1)[0], run.id) for r in run.files if r.backup)
+    return out
+
+
 def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
     """Roll back the chosen run in every storage root under `paths` (restricted to the conversations named)."""
     found = discover(paths, user_local=options.user_local)
@@ -184,14 +216,26 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
         raise JpMigrateError(f"{where}: no run {options.run!r}")
     files: list[StoreFile] = []
     rolled: list[str] = []
+    whole = _whole_roots(paths, options.user_local)
     for root, wanted, run in picked:
         covered: set[str] = set()
         if run is not None:
             results = []
             for record in run.files:
-                conversation = _conversation_for(root, record.path)
-                if conversation.relative not in wanted:
+                recorded = _conversation_for(root, record.path)
+                conversation = _where_now(root, recorded, wanted)
+                if conversation is None:
+                    if os.path.realpath(root.path) in whole:  # the store named whole: it is gone
+                        results.append(
+                            StoreFile(
+                                path=recorded.shown,
+                                conversation=recorded.name,
+                                status="error",
+                                message=f"missing: run {run.id} wrote it, it is gone now",
+                            )
+                        )
                     continue
+                covered.add(recorded.relative)
                 covered.add(conversation.relative)
                 results.append(
                     _locked(
@@ -205,12 +249,27 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                     manifest.mark_rolled_back(root.path, run.id)
                 rolled.append(run.id)
         if options.downgrade:
+            backed = _backed_up(root.path)
             for item in found:
-                if (
+                if not (
                     isinstance(item, Conversation)
                     and item.root == root
                     and item.relative not in covered
                 ):
-                    files.append(_locked(item, lambda c=item: _downgrade_file(c)))
+                    continue
+                other = Conversation(root, item.name, archived=not item.archived).relative
+                holder = backed.get(item.relative) or backed.get(other)
+                if holder is not None:  # restored byte for byte by its own run, not downgraded
+                    files.append(
+                        StoreFile(
+                            path=item.shown,
+                            conversation=item.name,
+                            status="skipped",
+                            message=f"run {holder} holds its backup: not downgraded "
+                            f"(jp-migrate rollback --run {holder})",
+                        )
+                    )
+                    continue
+                files.append(_locked(item, lambda c=item: _downgrade_file(c)))
     files.sort(key=lambda f: f.path)
     return RollbackRun(files, rolled)
