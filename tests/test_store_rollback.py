@@ -232,3 +232,57 @@ def test_downgrade_leaves_files_an_older_run_backed_up_to_that_run(tmp_path: Pat
     assert all(isinstance(r["content"], str) for r in responses(second))  # its run restored it
     assert run_cli("rollback", str(root), "--run", older.name).returncode == 0
     assert first.read_bytes() == original
+
+
+def test_verify_accepts_events_jp_appended_since_the_migration(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    path = write_conversation(root, "17000000001-a", legacy_events())
+    assert run_cli("conversations", str(root)).returncode == 0
+    events = json.loads(path.read_text())
+    events += [
+        {"type": "tool_call_request", "id": "call_9", "name": "ls", "arguments": {}},
+        {
+            "type": "tool_call_response",
+            "id": "call_9",
+            "content": [{"type": "text", "text": b64("a")}],
+            "is_error": False,
+        },
+    ]
+    path.write_text(json.dumps(events, indent=2) + "\n")
+    assert run_cli("conversations", str(root), "--verify").returncode == 0
+    del events[:3]  # fewer events than the backup: something was lost
+    path.write_text(json.dumps(events, indent=2) + "\n")
+    lost = run_cli("conversations", str(root), "--verify")
+    assert lost.returncode == 1 and "but the backup holds" in lost.stderr
+
+
+def test_verify_reports_an_invalid_base64_blob(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    events = legacy_events()
+    events[2]["content"] = [
+        {"type": "resource", "resource": {"uri": "file:///x", "blob": "not base64!!"}}
+    ]
+    write_conversation(root, "17000000001-a", events)
+    result = run_cli("conversations", str(root), "--verify")
+    assert result.returncode == 1
+    assert "[2].content[0].resource.blob: invalid base64" in result.stderr
+
+
+def test_damaged_run_records(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    a = write_conversation(root, "17000000001-a", legacy_events())
+    original = a.read_bytes()
+    assert run_cli("conversations", str(root)).returncode == 0
+    (run,) = _runs(root)
+    manifest = (run / "manifest.json").read_text()
+    (run / "manifest.json").write_text("[]")  # JSON, but no run record
+    refused = run_cli("rollback", str(root))
+    assert refused.returncode == 2 and "unreadable run record" in refused.stderr
+    assert "Traceback" not in refused.stderr and a.read_bytes() != original
+    (run / "manifest.json").unlink()  # killed before the manifest, and inside a journal write
+    with (run / "journal.jsonl").open("a") as journal:
+        journal.write('{"path": "conversations/17000000002-b/ev')
+    assert manifest  # (the record it replaced)
+    result = run_cli("rollback", str(root))
+    assert result.returncode == 0, result.stderr
+    assert a.read_bytes() == original

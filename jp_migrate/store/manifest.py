@@ -178,14 +178,16 @@ def load_run(root: Path, run_id: str) -> Run:
             data = json.loads(manifest.read_text("utf-8"))
             return Run(root, run_id, _records(data["files"], manifest), True, rolled_back)
         journal = directory / JOURNAL
-        lines = journal.read_text("utf-8").splitlines() if journal.exists() else []
+        lines = journal.read_text("utf-8").split("\n") if journal.exists() else []
+        # Every record ends with a newline. A run killed inside its write leaves a torn last
+        # line; that batch was never renamed into place (renames follow the fsync): left out.
         latest: dict[str, Any] = {}
-        for line in lines:
+        for line in lines[:-1]:
             if line.strip():
                 item = json.loads(line)
                 latest.setdefault(item["path"], item)  # the first write holds the original backup
         return Run(root, run_id, _records(list(latest.values()), journal), False, rolled_back)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         raise JpMigrateError(f"{directory}: unreadable run record: {exc}") from None
 
 

@@ -25,6 +25,7 @@ from jp_migrate.store import manifest
 from jp_migrate.store.discover import EVENTS, Conversation
 from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import parse_events, read_events
+from jp_migrate.store.migrate import check_blobs
 
 
 @cache
@@ -62,11 +63,17 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
     warnings: list[str] = []
     legacy: list[str] = []
     migrated = 0
-    if original is not None and len(original) != len(events):
+    if original is not None and len(original) > len(events):
         problems.append(f"{len(events)} events, but the backup holds {len(original)}")
         original = None
+    # More events than the backup: JP went on with the conversation since the migration.
+    # The backup's events are compared with the first ones; the new ones have no original.
+    try:
+        check_blobs(events)
+    except ContractError as exc:
+        problems.append(f"{exc.field}: {exc.reason}")
     for index, event in enumerate(events):
-        before = original[index] if original is not None else None
+        before = original[index] if original is not None and index < len(original) else None
         if not is_response(event):
             if before is not None and before != event:
                 problems.append(
