@@ -274,7 +274,6 @@ def test_damaged_run_records(tmp_path: Path) -> None:
     original = a.read_bytes()
     assert run_cli("conversations", str(root)).returncode == 0
     (run,) = _runs(root)
-    manifest = (run / "manifest.json").read_text()
     (run / "manifest.json").write_text("[]")  # JSON, but no run record
     refused = run_cli("rollback", str(root))
     assert refused.returncode == 2 and "unreadable run record" in refused.stderr
@@ -282,7 +281,6 @@ def test_damaged_run_records(tmp_path: Path) -> None:
     (run / "manifest.json").unlink()  # killed before the manifest, and inside a journal write
     with (run / "journal.jsonl").open("a") as journal:
         journal.write('{"path": "conversations/17000000002-b/ev')
-    assert manifest  # (the record it replaced)
     result = run_cli("rollback", str(root))
     assert result.returncode == 0, result.stderr
     assert a.read_bytes() == original
