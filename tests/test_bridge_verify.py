@@ -425,3 +425,27 @@ def test_relocated_anchors_only_paths_outside_the_workspace(tmp_path: Path) -> N
         "--x",
         "../missing.py",
     )
+
+
+def test_bracketed_text_in_cases_and_output_is_text_not_markup(tmp_path: Path) -> None:
+    tool = tmp_path / "tool.py"
+    tool.write_text('print("PATH entries: [/usr/bin] [bold]x[/bold]")\n')
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"name": "lists [/usr/bin]"}\n')
+    before = f"python3 {tool}"
+    after = "python3 -c \"print('PATH entries: [/usr/lib]')\""
+    proc = run_cli(
+        "verify",
+        "--before",
+        before,
+        "--after",
+        after,
+        "--cases",
+        str(cases),
+        "--report",
+        "terminal",
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    shown = proc.stdout + proc.stderr
+    assert "lists [/usr/bin]" in shown and "[bold]x[/bold]" in shown

@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.markup import escape
+
 from jp_migrate.contract.normalized import NormalizedOutcome
 from jp_migrate.contract.report import Report, VerifyCase
 
@@ -69,7 +71,7 @@ def print_verify(results: Sequence[VerifyCase]) -> None:
         label = case.inputs.get("case") or f"case {case.index}"
         verdict = case.verdict
         names = f" ({', '.join(case.differences)})" if case.differences else ""
-        console.print(f"[{_VERDICT_STYLE[verdict]}]{verdict:<8}[/] {label}{names}")
+        console.print(f"[{_VERDICT_STYLE[verdict]}]{verdict:<8}[/] {escape(f'{label}{names}')}")
         if verdict in ("mismatch", "error"):
             shown = {k: v for k, v in case.inputs.items() if k != "case" and v}
             console.print(f"         inputs: {json.dumps(shown, ensure_ascii=False)}", markup=False)

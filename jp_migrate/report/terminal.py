@@ -81,7 +81,9 @@ def _section(
         for name in columns:
             table.add_column(name, overflow="fold")
         for label, cells in rows:
-            table.add_row(cells[0], _status(label), *cells[1:])
+            # A str cell would be read as rich markup: a case named `[/usr/bin]` is text.
+            plain = [c if isinstance(c, Text) else Text(c) for c in cells]
+            table.add_row(plain[0], _status(label), *plain[1:])
         console.print(table)
         return
     lines = [Text(title, style="italic")]
