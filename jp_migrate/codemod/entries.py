@@ -52,6 +52,13 @@ def const_str(node: cst.BaseExpression | None) -> str | None:
     return None
 
 
+def subscript_key(node: cst.Subscript) -> str | None:
+    """The constant string key of `x["key"]`, else None."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    return const_str(node.slice[0].slice.value)
+
+
 def dict_entries(node: cst.Dict) -> list[Entry]:
     out: list[Entry] = []
     for element in node.elements:

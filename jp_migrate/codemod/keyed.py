@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from jp_migrate.codemod import build
-from jp_migrate.codemod.entries import NewEntry, const_str, dict_entries, rebuild
+from jp_migrate.codemod.entries import (
+    NewEntry,
+    const_str,
+    dict_entries,
+    rebuild,
+    subscript_key,
+)
 from jp_migrate.codemod.mapping import (
     LEGACY_KEYS,
     META_KEYS,
@@ -55,14 +61,9 @@ def key_assign(statement: cst.BaseStatement) -> KeyAssign | None:
     if not isinstance(small, cst.Assign) or len(small.targets) != 1:
         return None
     target = small.targets[0].target
-    if not (
-        isinstance(target, cst.Subscript)
-        and isinstance(target.value, cst.Name)
-        and len(target.slice) == 1
-    ):
+    if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name)):
         return None
-    index = target.slice[0].slice
-    key = const_str(index.value) if isinstance(index, cst.Index) else None
+    key = subscript_key(target)
     if key is None:
         return None
     return KeyAssign(statement, target, target.value.value, key, small.value)
@@ -376,9 +377,7 @@ def _other_type_sets(
             if (
                 isinstance(target, cst.Subscript)
                 and isinstance(target.value, cst.Name)
-                and len(target.slice) == 1
-                and isinstance(target.slice[0].slice, cst.Index)
-                and const_str(target.slice[0].slice.value) == "type"
+                and subscript_key(target) == "type"
             ):
                 found.append((target, small.value))
     return found

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from jp_migrate.codemod.entries import const_str, dict_entries
+from jp_migrate.codemod.entries import const_str, dict_entries, subscript_key
 from jp_migrate.codemod.mapping import LEGACY_KEYS, TAGS
 from jp_migrate.codemod.scan import Scan, Scope, called_name, children, dotted, target_names
 from jp_migrate.codemod.sites import KEYED_DICT, READS_LEGACY_KEYS, Finding
@@ -213,12 +213,6 @@ def _nested_functions(function: cst.FunctionDef) -> list[cst.FunctionDef]:
     return nested
 
 
-def _subscript_key(node: cst.Subscript) -> str | None:
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return None
-    return const_str(node.slice[0].slice.value)
-
-
 def _method(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
     """`x.name(…)` → (x, "name")."""
     func = node.func
@@ -264,7 +258,7 @@ class _Candidate:
 def _subscript_candidates(found: Scan, owned: set[int]) -> list[_Candidate]:
     out: list[_Candidate] = []
     for sub, _scope in found.subscripts:
-        key = _subscript_key(sub)
+        key = subscript_key(sub)
         if key not in _READ_KEYS or id(sub) in owned:
             continue
         if id(sub) in found.stored:
@@ -396,7 +390,7 @@ def _comparison_findings(found: Scan, out: list[Finding]) -> list[Finding]:
         if not any(const_str(o) in TAGS for o in operands):
             continue
         for operand in operands:
-            if isinstance(operand, cst.Subscript) and _subscript_key(operand) == "type":
+            if isinstance(operand, cst.Subscript) and subscript_key(operand) == "type":
                 anchor: cst.CSTNode = operand
             elif isinstance(operand, cst.Call) and (_get_key(operand) or (None, ""))[1] == "type":
                 anchor = operand

@@ -177,8 +177,13 @@ def _where_now(
     """The conversation a record names, found now, archived or unarchived since the run."""
     if conversation.relative in wanted:
         return conversation
-    moved = Conversation(root, conversation.name, archived=not conversation.archived)
+    moved = _elsewhere(root, conversation)
     return moved if moved.relative in wanted else None
+
+
+def _elsewhere(root: StorageRoot, conversation: Conversation) -> Conversation:
+    """The same conversation archived, or unarchived when it is archived (`jp conversation archive`)."""
+    return Conversation(root, conversation.name, archived=not conversation.archived)
 
 
 def _backed_up(root: Path) -> dict[str, str]:
@@ -257,8 +262,7 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                     and item.relative not in covered
                 ):
                     continue
-                other = Conversation(root, item.name, archived=not item.archived).relative
-                holder = backed.get(item.relative) or backed.get(other)
+                holder = backed.get(item.relative) or backed.get(_elsewhere(root, item).relative)
                 if holder is not None:  # restored byte for byte by its own run, not downgraded
                     files.append(
                         StoreFile(

@@ -66,13 +66,13 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
     if original is not None and len(original) > len(events):
         problems.append(f"{len(events)} events, but the backup holds {len(original)}")
         original = None
-    # More events than the backup: JP went on with the conversation since the migration.
-    # The backup's events are compared with the first ones; the new ones have no original.
     try:
         check_blobs(events)
     except ContractError as exc:
         problems.append(f"{exc.field}: {exc.reason}")
     for index, event in enumerate(events):
+        # Past the backup's events: JP went on with the conversation since the migration,
+        # and a new event has no original to compare with.
         before = original[index] if original is not None and index < len(original) else None
         if not is_response(event):
             if before is not None and before != event:
