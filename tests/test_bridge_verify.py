@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,32 @@ def test_broken_after_is_a_mismatch_with_the_case_that_shows_it(ws: Path) -> Non
     assert "'Hello, Ada!' → 'Hi, Ada!'" in bad["message"]
     # The terminal report names it with the inputs and both observations.
     assert "mismatch" in out and "Hi, Ada!" in out
+
+
+def test_a_content_array_parsed_now_must_be_what_the_candidate_prints(ws: Path, tmp_path: Path) -> None:
+    """The control's raw JSON, parsed by the new host, is the one expected candidate."""
+    after = tmp_path / "after.py"
+    after.write_text(
+        (ws / "migrated.py").read_text().replace(
+            '"text": "inside"}]}', '"text": "denied"}], "isError": True}'
+        )
+    )
+    cases = write_cases(tmp_path / "c.jsonl", [{"arguments": {"action": "envelope"}}])
+    rc, report, _, _ = verify(
+        ws,
+        "--before-tool",
+        "legacy",
+        "--after",
+        f"{sys.executable} {after} '{{{{tool}}}}'",
+        "--cases",
+        str(cases),
+        "-w",
+        str(ws),
+    )
+    assert rc == 1
+    (case,) = report["verify"]
+    assert (case["verdict"], sorted(case["differences"])) == ("mismatch", ["content", "is_error"])
+    assert "'inside' → 'denied'" in case["message"]
 
 
 def test_two_workspaces_and_one_tool_name(ws: Path, tmp_path: Path) -> None:

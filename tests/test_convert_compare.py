@@ -83,6 +83,20 @@ ROWS: list[tuple[str, NormalizedOutcome, NormalizedOutcome, str, tuple[str, ...]
         (CONTENT_ARRAY_PARSED,),
     ),
     (
+        "a content array parsed now, but the candidate printed another result",
+        before('{"content": [{"type": "text", "text": "3 files deleted"}]}'),
+        after('{"content": [{"type": "text", "text": "permission denied"}], "isError": true}'),
+        "mismatch",
+        ("is_error", "content"),
+    ),
+    (
+        "a content array parsed now, the candidate's content differs",
+        before('{"content": [{"type": "text", "text": "x"}], "total": 1}'),
+        after('{"content": [{"type": "text", "text": "y"}]}'),
+        "mismatch",
+        ("content",),
+    ),
+    (
         "status differs",
         before('{"type": "success", "content": "Sure?"}'),
         after('{"content": [{"type": "question", "question": {"id": "q", "text": "Sure?", "schema": {}}}]}'),
@@ -154,3 +168,17 @@ def test_trace_and_transient_are_ignored_when_not_an_error() -> None:
 
 def test_expected_differences_are_the_three_of_spec_section_2() -> None:
     assert sorted(EXPECTED_DIFFERENCES) == sorted([ERROR_TEXT_IS_MESSAGE, TRANSIENT_ERROR_IN_META, CONTENT_ARRAY_PARSED])
+
+
+ASKS = '{"content": [{"type": "question", "question": {"id": "ok", "text": "Sure?", "schema": {"type": "boolean"}}}]}'
+
+
+def test_a_parsed_content_array_with_a_question_is_held_against_the_candidates_first_run() -> None:
+    """The new host answers the question the raw text held: only its first run can equal the parse."""
+    answered = after('{"content": [{"type": "text", "text": "done"}]}')
+    result = compare(before(ASKS), answered, first=after(ASKS))
+    assert (result.verdict, result.differences) == ("expected", (CONTENT_ARRAY_PARSED,))
+    other = after(ASKS.replace("Sure?", "Really?"))
+    result = compare(before(ASKS), answered, first=other)
+    assert (result.verdict, result.differences) == ("mismatch", ("questions",))
+    assert result.compared == (after(ASKS), other)

@@ -198,17 +198,29 @@ def scratch_roots(targets: Sequence[Target]) -> Iterator[list[Target]]:
 # ── running and comparing ─────────────────────────────────────────────────────
 
 
+@dataclass(frozen=True)
+class _Observation:
+    outcome: NormalizedOutcome  # after every question was answered
+    first: NormalizedOutcome  # the first run, before any answer
+    warnings: list[str]
+
+
 def _observe(
     target: Target, case: Case, mode: HostMode, timeout: float | None, sessions: SessionPool | None
-) -> tuple[NormalizedOutcome, list[str]]:
+) -> _Observation:
     source = AnswerSource(given=case.answers)
     resolution = run_target(
         target, case.inputs, mode=mode, source=source, timeout=timeout, sessions=sessions
     )
-    outcome = resolution.outcome
+    outcome, first = resolution.outcome, resolution.rounds[0]
     if target.copied_from is not None:
         outcome = unrooted(outcome, target.root, target.copied_from)
-    return outcome, resolution.warnings
+        first = (
+            outcome
+            if len(resolution.rounds) == 1
+            else unrooted(first, target.root, target.copied_from)
+        )
+    return _Observation(outcome, first, resolution.warnings)
 
 
 def unrooted(outcome: NormalizedOutcome, copy: Path, workspace: Path) -> NormalizedOutcome:
@@ -275,7 +287,7 @@ def verify_case(
     inputs: dict[str, Any] = {key: dict(getattr(case, key)) for key in _CASE_KEYS}
     if case.origin:
         inputs["case"] = case.origin
-    observed: dict[str, tuple[NormalizedOutcome, list[str]]] = {}
+    observed: dict[str, _Observation] = {}
     errors: list[str] = []
     sides: tuple[tuple[str, Target, HostMode], ...] = (
         ("control", before, "legacy"),
@@ -288,25 +300,29 @@ def verify_case(
             errors.append(f"{'before' if side == 'control' else 'after'}: {exc}")
     control = observed.get("control")
     candidate = observed.get("candidate")
-    warnings = [f"{side}: {w}" for side, (_, ws) in observed.items() for w in ws]
+    warnings = [f"{side}: {w}" for side, seen in observed.items() for w in seen.warnings]
     if control is None or candidate is None:
         return VerifyCase(
             index=index,
             verdict="error",
             inputs=inputs,
-            control=dump(control[0]) if control else None,
-            candidate=dump(candidate[0]) if candidate else None,
+            control=dump(control.outcome) if control else None,
+            candidate=dump(candidate.outcome) if candidate else None,
             message=_clip("; ".join(errors + warnings), 400),
         )
-    comparison = compare(control[0], candidate[0])
-    message = _explain(comparison.verdict, comparison.differences, control[0], candidate[0])
+    comparison = compare(control.outcome, candidate.outcome, first=candidate.first)
+    message = _explain(
+        comparison.verdict,
+        comparison.differences,
+        *(comparison.compared or (control.outcome, candidate.outcome)),
+    )
     return VerifyCase(
         index=index,
         verdict=comparison.verdict,
         differences=list(comparison.differences),
         inputs=inputs,
-        control=dump(control[0]),
-        candidate=dump(candidate[0]),
+        control=dump(control.outcome),
+        candidate=dump(candidate.outcome),
         message=_clip("; ".join([m for m in (message, *warnings) if m]), 400),
     )
 

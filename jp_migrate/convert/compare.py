@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from jp_migrate.contract.normalized import NormalizedOutcome
 from jp_migrate.contract.parse import load_json
+from jp_migrate.convert.host import ToolRun, blocks_outcome
 from jp_migrate.convert.render import render
 from jp_migrate.errors import ContractError
 
@@ -34,6 +35,10 @@ _OUTCOME_PROTOCOLS = ("outcome", "mcp-outcome")
 class Comparison:
     verdict: Verdict
     differences: tuple[str, ...] = ()  # expected-difference names, or the fields that differ
+    # The two outcomes compared, when not the control and the candidate: the
+    # control's stdout as the RFD 058 host parses it, and the candidate's first
+    # run (`content-array-parsed`).
+    compared: tuple[NormalizedOutcome, NormalizedOutcome] | None = None
 
     @property
     def ok(self) -> bool:
@@ -67,11 +72,31 @@ def _is_content_array(text: str) -> bool:
     return isinstance(value, dict) and isinstance(value.get("content"), list)
 
 
-def _raw_stdout(o: NormalizedOutcome) -> str:
-    return render(o.content)
+def _as_parsed(control: NormalizedOutcome) -> NormalizedOutcome | None:
+    """The raw control's stdout as the RFD 058 host reads it, when that is an envelope.
+
+    This is the one outcome the candidate may be for `content-array-parsed`: the
+    same stdout, now parsed. A candidate that differs from it is a mismatch.
+    """
+    stdout = render(control.content)
+    if not _is_content_array(stdout):
+        return None
+    run = ToolRun(name="", stdout=stdout, stderr=control.stderr, exit_code=control.exit_code)
+    return blocks_outcome(run).outcome
 
 
-def compare(control: NormalizedOutcome, candidate: NormalizedOutcome) -> Comparison:
+def compare(
+    control: NormalizedOutcome,
+    candidate: NormalizedOutcome,
+    *,
+    first: NormalizedOutcome | None = None,
+) -> Comparison:
+    """`candidate` against `control`; `first` is the candidate's first run when it asked questions.
+
+    A raw control whose stdout is a content array is expected to be read as
+    that envelope now: the candidate's first run must be exactly that parse
+    (later runs are the new host answering the questions it holds).
+    """
     diffs = semantic_differences(control, candidate)
     if not diffs:
         if control.text == candidate.text:
@@ -85,10 +110,15 @@ def compare(control: NormalizedOutcome, candidate: NormalizedOutcome) -> Compari
             name = TRANSIENT_ERROR_IN_META if control.transient else ERROR_TEXT_IS_MESSAGE
             return Comparison("expected", (name,))
         return Comparison("mismatch", ("text",))
-    if (
-        control.protocol == "raw"
-        and candidate.protocol == "blocks"
-        and _is_content_array(_raw_stdout(control))
-    ):
-        return Comparison("expected", (CONTENT_ARRAY_PARSED,))
+    parsed = (
+        _as_parsed(control)
+        if control.protocol == "raw" and candidate.protocol == "blocks"
+        else None
+    )
+    if parsed is not None:
+        held = first or candidate
+        left = semantic_differences(parsed, held)
+        if not left and parsed.text == held.text:
+            return Comparison("expected", (CONTENT_ARRAY_PARSED,), (parsed, held))
+        return Comparison("mismatch", tuple(left or ["text"]), (parsed, held))
     return Comparison("mismatch", tuple(diffs))
