@@ -98,13 +98,15 @@ def test_broken_after_is_a_mismatch_with_the_case_that_shows_it(ws: Path) -> Non
     assert "mismatch" in out and "Hi, Ada!" in out
 
 
-def test_a_content_array_parsed_now_must_be_what_the_candidate_prints(ws: Path, tmp_path: Path) -> None:
+def test_a_content_array_parsed_now_must_be_what_the_candidate_prints(
+    ws: Path, tmp_path: Path
+) -> None:
     """The control's raw JSON, parsed by the new host, is the one expected candidate."""
     after = tmp_path / "after.py"
     after.write_text(
-        (ws / "migrated.py").read_text().replace(
-            '"text": "inside"}]}', '"text": "denied"}], "isError": True}'
-        )
+        (ws / "migrated.py")
+        .read_text()
+        .replace('"text": "inside"}]}', '"text": "denied"}], "isError": True}')
     )
     cases = write_cases(tmp_path / "c.jsonl", [{"arguments": {"action": "envelope"}}])
     rc, report, _, _ = verify(
@@ -176,6 +178,27 @@ def test_a_case_that_cannot_run_is_an_error_not_a_mismatch(ws: Path, tmp_path: P
     assert rc == 2
     (case,) = report["verify"]
     assert case["verdict"] == "error" and "question 'confirm'" in case["message"]
+
+
+def test_an_error_outranks_a_mismatch_in_the_exit_code(ws: Path, tmp_path: Path) -> None:
+    """As `check` and every other command: 2 when a case could not run, even with a mismatch."""
+    cases = write_cases(
+        tmp_path / "c.jsonl",
+        [{"arguments": {"action": "greet"}}, {"arguments": {"action": "confirm"}}],
+    )  # greet differs in broken.py; confirm has no answer
+    rc, report, _, _ = verify(
+        ws,
+        "--before-tool",
+        "legacy",
+        "--after-tool",
+        "broken",
+        "--cases",
+        str(cases),
+        "-w",
+        str(ws),
+    )
+    assert [c["verdict"] for c in report["verify"]] == ["mismatch", "error"]
+    assert rc == 2 and report["exit_code"] == 2
 
 
 @pytest.mark.parametrize(

@@ -58,8 +58,9 @@ def verify_report(results: Sequence[VerifyCase]) -> Report:
 
     mismatched = any(c.verdict == "mismatch" for c in results)
     failed = any(c.verdict == "error" for c in results)
+    # As every command (and `check`): an error outranks a difference.
     report = Report(
-        command="verify", exit_code=1 if mismatched else 2 if failed else 0, verify=list(results)
+        command="verify", exit_code=2 if failed else 1 if mismatched else 0, verify=list(results)
     )
     report.totals = compute_totals(report)
     return report
