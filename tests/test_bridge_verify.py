@@ -458,15 +458,21 @@ def test_cases_from_store_with_an_mcp_server_outside_the_workspace(
     assert case["verdict"] == "match" and case["candidate"]["text"] == "deleted x.txt"
 
 
-def test_relocated_anchors_only_paths_outside_the_workspace(tmp_path: Path) -> None:
+def test_relocated_anchors_paths_outside_and_moves_absolute_paths_inside(tmp_path: Path) -> None:
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "tool.py").write_text("")
     (tmp_path / "shared.py").write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "ws")
+    ws = tmp_path / "ws"
     target = Target.from_template(
-        "python3 tool.py ../shared.py '{{tool}}' --x ../missing.py", "t", tmp_path / "ws"
+        f"python3 tool.py ../shared.py '{{{{tool}}}}' --x ../missing.py {ws}/tool.py"
+        f" {tmp_path}/shared.py {ws} {tmp_path}/link/out.txt {tmp_path}/wsx/a.py",
+        "t",
+        tmp_path / "link",
     )
-    moved = target.relocated(tmp_path / "copy")
-    assert moved.root == tmp_path / "copy"
+    copy = tmp_path / "copy"
+    moved = target.relocated(copy)
+    assert moved.root == copy
     assert moved.command is not None
     assert moved.command.args == (
         "tool.py",
@@ -474,6 +480,11 @@ def test_relocated_anchors_only_paths_outside_the_workspace(tmp_path: Path) -> N
         "{{tool}}",
         "--x",
         "../missing.py",
+        f"{copy}/tool.py",  # inside the workspace (its resolved spelling): the copy's file
+        f"{tmp_path}/shared.py",  # outside: unchanged
+        str(copy),
+        f"{copy}/out.txt",  # inside, as the workspace was named: moved too, even if missing
+        f"{tmp_path}/wsx/a.py",  # a sibling whose name starts alike is outside
     )
 
 

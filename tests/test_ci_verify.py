@@ -138,6 +138,20 @@ def test_a_tool_outside_the_workspace_runs_in_the_copy(tmp_path: Path) -> None:
     assert [c["verdict"] for c in json.loads(result.stdout)["verify"]] == ["match", "match"]
 
 
+def test_a_tool_named_by_its_absolute_path_in_the_workspace_runs_from_the_copy(tmp_path: Path) -> None:
+    """The copy's migrated source runs, not the workspace's own file (which stays untouched)."""
+    ws = workspace(tmp_path / "ws")
+    (ws / ".jp" / "mcp" / "tools" / "greet.toml").write_text(
+        '[conversation.tools.greet]\nsource = "local"\n'
+        f'command = "python3 {ws / "greet.py"} {{{{tool.arguments}}}}"\n'
+    )
+    before = snapshot(ws)
+    result = run_cli("check", "ws", "--no-store", "--report", "json", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr  # greet.py would change
+    assert [c["verdict"] for c in json.loads(result.stdout)["verify"]] == ["match", "expected"]
+    assert snapshot(ws) == before
+
+
 def test_check_from_a_subdirectory_runs_the_cases_of_its_workspace(tmp_path: Path) -> None:
     ws = workspace(tmp_path / "ws")
     (ws / "tests").mkdir()

@@ -99,21 +99,23 @@ class Target:
 
         Command words that name an existing path outside the workspace (say
         `../mcp_server/server.py`) are made absolute, since the copy does not
-        bring them along; everything inside the workspace resolves in the copy.
+        bring them along; an absolute path inside the workspace is moved into
+        the copy, so the copy's (say, migrated) file runs and the workspace is
+        left alone; everything else resolves in the copy.
         """
         command = self.command
         if command is not None:
             command = CommandSpec(
-                _anchor(command.program, self.root),
-                tuple(_anchor(arg, self.root) for arg in command.args),
+                _anchor(command.program, self.root, copy),
+                tuple(_anchor(arg, self.root, copy) for arg in command.args),
                 command.shell,
             )
         server = self.server
         if server is not None:
             server = dataclasses.replace(
                 server,
-                command=_anchor(server.command, self.root),
-                args=tuple(_anchor(arg, self.root) for arg in server.args),
+                command=_anchor(server.command, self.root, copy),
+                args=tuple(_anchor(arg, self.root, copy) for arg in server.args),
             )
         return dataclasses.replace(
             self,
@@ -138,15 +140,21 @@ class Target:
         )
 
 
-def _anchor(word: str, root: Path) -> str:
-    """`word` made absolute when it is a relative path to something outside `root`.
+def _anchor(word: str, root: Path, copy: Path) -> str:
+    """`word` as it must read when the workspace `root` is run from `copy`.
 
-    Where it lies is decided by its directory, not by what its last name links to: a
-    symlinked tool in the workspace is copied with it (and, in check's copy, migrated
-    there as a file of its own), so it runs from the copy.
+    A relative path to something outside `root` is made absolute; an absolute
+    path inside `root` (as written, or once `root` is resolved) names the same
+    place in `copy`. Where a relative path lies is decided by its directory, not
+    by what its last name links to: a symlinked tool in the workspace is copied
+    with it (and, in check's copy, migrated there as a file of its own), so it
+    runs from the copy.
     """
-    if not word or "{" in word or word.startswith("-") or Path(word).is_absolute():
+    if not word or "{" in word or word.startswith("-"):
         return word
+    path = Path(word)
+    if path.is_absolute():
+        return _moved(path, root, copy)
     try:
         joined = root / word
         located = joined.parent.resolve() / joined.name
@@ -154,6 +162,24 @@ def _anchor(word: str, root: Path) -> str:
     except (OSError, ValueError):
         return word
     return str(located) if outside else word
+
+
+def _moved(path: Path, root: Path, copy: Path) -> str:
+    """An absolute `path` inside `root` as the same place in `copy`; any other unchanged.
+
+    Inside as written, or once the symlinks in its directory and in `root` are
+    resolved (its last name is left as it is, as for a relative path).
+    """
+    try:
+        spellings = (path, path.parent.resolve() / path.name)
+        bases = (root.absolute(), root.resolve())
+    except (OSError, RuntimeError):  # a symlink loop: compare as written
+        spellings, bases = (path,), (root.absolute(),)
+    for spelling in spellings:
+        for base in bases:
+            if spelling.is_relative_to(base):
+                return str(copy / spelling.relative_to(base))
+    return str(path)
 
 
 Step = Callable[[dict[str, Any]], "tuple[NormalizedOutcome, list[str]]"]
