@@ -260,3 +260,33 @@ def test_a_server_printing_junk_on_stdout_is_one_warning(tmp_path: Path) -> None
     assert "Traceback" not in err
     (line,) = [line for line in err.splitlines() if line.strip()]
     assert line.startswith("warning: MCP SDK: Failed to parse JSONRPC message from server: ")
+
+
+def test_a_server_that_never_answers_is_bounded_by_its_startup_timeout_not_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As in JP: `startup_timeout_secs` bounds the start, `--timeout` each call.
+
+    The SDK's fixed 10 s `server/discover` probe is made short here; its fallback
+    `initialize` must not then fail by the per-call timeout.
+    """
+    import time
+
+    import mcp.client.session
+
+    from jp_migrate.bridge.config import McpServer
+    from jp_migrate.bridge.errors import BridgeError
+    from jp_migrate.bridge.mcp_client import McpSession
+
+    monkeypatch.setattr(mcp.client.session, "DISCOVER_TIMEOUT_SECONDS", 0.3)
+    marker = str(tmp_path / "silent-server")
+    script = ("-c", "import time; time.sleep(60)", marker)
+    server = McpServer("s", sys.executable, script, startup_timeout=2.5)
+    started = time.monotonic()
+    with pytest.raises(BridgeError) as caught:
+        McpSession(server, tmp_path, timeout=0.5).__enter__()
+    assert time.monotonic() - started >= 2.5
+    assert str(caught.value) == (
+        "MCP server 's': start timed out after 2.5s (its startup_timeout_secs)"
+    )
+    assert live_processes(marker) == []

@@ -189,8 +189,11 @@ class McpSession:
         tail = self.stderr().strip().splitlines()
         said = f" (stderr: {tail[-1]})" if tail else ""
         if isinstance(exc, TimeoutError):
-            limit = self.server.startup_timeout if doing == "start" else self.timeout
-            return BridgeError(f"{doing} timed out after {limit or 0:g}s{said}", source=self.label)
+            if doing == "start":
+                limit = f"{self.server.startup_timeout or 0:g}s (its startup_timeout_secs)"
+            else:
+                limit = f"{self.timeout:g}s"
+            return BridgeError(f"{doing} timed out after {limit}{said}", source=self.label)
         if isinstance(exc, MCPError) and exc.code in RPC_ERRORS:
             kind = RPC_ERRORS[exc.code]
             return BridgeError(
@@ -245,9 +248,10 @@ class McpSession:
             env={**os.environ, **self.server.env},
             cwd=str(self.root),
         )
-        client = Client(
-            stdio_client(params, errlog=self._errlog), read_timeout_seconds=self.timeout, cache=None
-        )
+        # No read timeout of the SDK's own: it would bound the start-up handshake by
+        # `--timeout` (the start is bounded by the server's startup_timeout_secs, as
+        # in JP, below); each call is bounded by `--timeout` in the loop.
+        client = Client(stdio_client(params, errlog=self._errlog), cache=None)
         send, receive = anyio.create_memory_object_stream[tuple[Any, Future[Any]]](0)
         startup = self.server.startup_timeout
         deadline = math.inf if startup is None else anyio.current_time() + startup
