@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 from store_support import b64, corpus_store, legacy_events, responses, snapshot, write_conversation
 
@@ -114,6 +115,25 @@ def test_downgrade_converts_back_when_there_is_no_backup(tmp_path: Path) -> None
     result = run_cli("rollback", str(root), "--downgrade")
     assert result.returncode == 0, result.stderr
     assert a.read_bytes() == original  # faithful, canonical: downgrade gives the bytes back
+
+
+@pytest.mark.parametrize("number", ["36893488147419103232", "-9223372036854775809"])
+def test_an_integer_beyond_64_bits_in_a_rewritten_event_keeps_its_digits(
+    tmp_path: Path, number: str
+) -> None:
+    """orjson reads one as a double; migrate and downgrade must still write it as written."""
+    root = tmp_path / "store"
+    events = legacy_events()
+    events[2]["metadata"] = {"n": int(number), "m": [int(number)], "f": 1.5}
+    a = write_conversation(root, "17000000001-a", events)
+    original = a.read_bytes()
+    assert run_cli("conversations", str(root), "--no-backup").returncode == 0
+    migrated = a.read_text()
+    assert f'"n": {number},' in migrated and f"      {number}\n" in migrated
+    assert json.loads(migrated)[2]["content"] == [{"type": "text", "text": b64("Check succeeded.")}]
+    result = run_cli("rollback", str(root), "--downgrade")
+    assert result.returncode == 0, result.stderr
+    assert a.read_bytes() == original
 
 
 def test_downgrade_without_any_run(tmp_path: Path) -> None:

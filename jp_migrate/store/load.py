@@ -2,14 +2,20 @@
 
 orjson parses (several times faster than the standard library); when it refuses
 a document, `load_json` (serde_json's rules on the standard library's parser)
-decides as JP's serde_json would: it takes integers beyond 64 bits and refuses
-a byte order mark, a lone surrogate escape and a number beyond a double's range,
-which the standard library alone would take (a rewrite would then fail, or
-write `Infinity`).
+decides as JP's serde_json would: it refuses a byte order mark, a lone surrogate
+escape and a number beyond a double's range, which the standard library alone
+would take (a rewrite would then fail, or write `Infinity`).
+
+orjson reads an integer beyond 64 bits as a double without a word. Events that
+are kept byte for byte do not care; an event about to be rewritten does (its
+`36893488147419103232` would be written `3.6893488147419103e+19`), so a file
+whose rewritten events hold such a double is read again by `load_json`, which
+keeps the integer as written (`exactly`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from dataclasses import dataclass
@@ -44,6 +50,33 @@ def parse_events(raw: bytes, *, source: str) -> list[Any]:
         kind = type(value).__name__ if not isinstance(value, dict) else "object"
         raise ContractError(f"expected a JSON array of events, found a JSON {kind}", source=source)
     return value
+
+
+# The least magnitude at which orjson may have read an integer as a double.
+_WIDE = float(2**63)
+
+
+def may_be_wide(value: Any) -> bool:
+    """Whether `value` holds a whole double of 2**63 or more: perhaps a wider integer orjson read."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is float:
+            if abs(item) >= _WIDE and item.is_integer():
+                return True
+        elif kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+    return False
+
+
+def exactly(loaded: EventsFile, *, source: str) -> EventsFile:
+    """`loaded` read again by the strict parser, every integer as written."""
+    events = load_json(loaded.raw, source=source)
+    assert isinstance(events, list)  # `parse_events` took the same bytes as an array
+    return dataclasses.replace(loaded, events=events)
 
 
 def _read(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:

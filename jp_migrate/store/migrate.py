@@ -33,7 +33,7 @@ from jp_migrate.store import canonical, manifest
 from jp_migrate.store.diff import event_diff
 from jp_migrate.store.discover import EVENTS, Conversation
 from jp_migrate.store.layout import Layout, Refused, inspect
-from jp_migrate.store.load import EventsFile, read_events
+from jp_migrate.store.load import EventsFile, exactly, may_be_wide, read_events
 from jp_migrate.store.lock import ConversationLocked, HeldLock, is_locked, release_anchors
 from jp_migrate.store.write import (
     commit,
@@ -243,6 +243,9 @@ def _convert(
         status = "migrated" if count else "unchanged"
         return Result(StoreFile(**base, status=status, events_migrated=count, repairs=repairs))
     upgrade = convert(loaded, settings, conversation)
+    if any(may_be_wide(u.event) for u in upgrade.upgrades.values()):
+        loaded = exactly(loaded, source=shown)  # an integer orjson made a double is rewritten
+        upgrade = convert(loaded, settings, conversation)
     if not upgrade.upgrades:
         return Result(StoreFile(**base, status="unchanged", message="; ".join(notes)))
     if is_read_only(target, loaded.mode):  # a dry run reports what a real run would refuse

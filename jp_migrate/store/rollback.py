@@ -19,7 +19,7 @@ from jp_migrate.convert.events import downgrade_response, is_migrated
 from jp_migrate.errors import ContractError, JpMigrateError
 from jp_migrate.store import canonical, manifest
 from jp_migrate.store.discover import Conversation, StorageRoot, discover, resolve_all
-from jp_migrate.store.load import read_events
+from jp_migrate.store.load import exactly, may_be_wide, read_events
 from jp_migrate.store.lock import ConversationLocked, conversation_lock
 from jp_migrate.store.write import atomic_write, is_read_only, restore
 
@@ -59,6 +59,8 @@ def _downgrade_file(conversation: Conversation) -> StoreFile:
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
     loaded = read_events(conversation.events, source=shown)
+    if any(may_be_wide(event) for event in loaded.events if is_migrated(event)):
+        loaded = exactly(loaded, source=shown)  # an integer orjson made a double is rewritten
     replaced = {}
     for index, event in enumerate(loaded.events):
         if is_migrated(event):
