@@ -60,6 +60,22 @@ def test_urlsafe_repairs_are_reported(tmp_path: Path, mode: str) -> None:
     assert report["totals"]["repairs"] == 1
 
 
+def test_check_reports_the_same_files_and_rules_as_a_dry_run(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    write_conversation(root, "17000000001-a", legacy_events())
+    write_conversation(root, "17000000002-b", legacy_events(text="ok", encode=False))
+    write_conversation(root, "17000000003-none", legacy_events()[:2])
+    reports = {}
+    for mode in ("--dry-run", "--check"):
+        result = run_cli("conversations", str(root), mode, "--report", "json")
+        reports[mode] = [
+            (f["conversation"], f["status"], f["events_migrated"], f["rules"])
+            for f in json.loads(result.stdout)["store"]
+        ]
+    assert reports["--check"] == reports["--dry-run"]
+    assert [r[3] for r in reports["--check"]] == [["store-faithful-text"]] * 2 + [[]]
+
+
 def test_archived_conversations_are_included_unless_excluded(tmp_path: Path) -> None:
     root = tmp_path / "s"
     live = write_conversation(root, "17000000001-live", legacy_events())

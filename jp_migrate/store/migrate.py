@@ -27,7 +27,7 @@ from typing import Any, Literal
 from jp_migrate.contract.report import Repair, StoreFile
 from jp_migrate.convert.encoding import decode_payload, may_be_urlsafe
 from jp_migrate.convert.events import is_plain_legacy, upgrade_response
-from jp_migrate.convert.store_rules import EventsUpgrade, upgrade_events
+from jp_migrate.convert.store_rules import FAITHFUL_RULE, EventsUpgrade, upgrade_events
 from jp_migrate.errors import ContractError
 from jp_migrate.store import canonical, manifest
 from jp_migrate.store.diff import event_diff
@@ -241,7 +241,10 @@ def _convert(
         if count and is_read_only(target, loaded.mode):
             raise Refused(READ_ONLY)
         status = "migrated" if count else "unchanged"
-        return Result(StoreFile(**base, status=status, events_migrated=count, repairs=repairs))
+        rules = [FAITHFUL_RULE] if count else []  # no rule selected: each would be faithful
+        return Result(
+            StoreFile(**base, status=status, events_migrated=count, repairs=repairs, rules=rules)
+        )
     upgrade = convert(loaded, settings, conversation)
     if any(may_be_wide(u.event) for u in upgrade.upgrades.values()):
         loaded = exactly(loaded, source=shown)  # an integer orjson made a double is rewritten
