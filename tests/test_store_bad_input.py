@@ -222,3 +222,18 @@ def test_plain_text_that_looks_like_broken_base64_is_plain(tmp_path: Path) -> No
     assert run_cli("conversations", str(root)).returncode == 0
     assert responses(path)[0]["content"] == [{"type": "text", "text": "SGVsbG8=!"}]
     assert b64("x")  # helper sanity
+
+
+def test_a_temporary_left_by_a_killed_run_is_removed_and_said(tmp_path: Path) -> None:
+    """Ours (not jp's events.json.tmp): removed under the lock, named on stderr and in the report."""
+    root = tmp_path / "store"
+    changed = write_conversation(root, "17000000001-a", legacy_events())
+    same = write_conversation(root, "17000000002-b", legacy_events()[:2])
+    for path in (changed, same):
+        (path.parent / ".events.json.jp-migrate.partial").write_text("[")
+    result = run_cli("conversations", str(root))
+    assert result.returncode == 0, result.stderr
+    for path in (changed, same):
+        assert not (path.parent / ".events.json.jp-migrate.partial").exists()
+        note = f"note: {path}: removed .events.json.jp-migrate.partial left by an interrupted run"
+        assert note in result.stderr.splitlines()

@@ -68,6 +68,8 @@ def _print_files(
             repairs = f", {len(f.repairs)} repaired" if f.repairs else ""
             word = f"would {verb}" if dry_run else f"{verb}d"
             _echo(f"{word} {f.path} ({f.events_migrated} events{repairs})", reports)
+        if f.status in ("migrated", "unchanged") and f.message and not table:
+            click.echo(f"note: {f.path}: {f.message}", err=True)  # e.g. a leftover removed
         for warning in f.warnings:
             click.echo(f"warning: {f.path}: {warning}", err=True)
         if f.diff:
