@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,44 @@ def test_the_store_baseline_dumps_back_into_each_file(tmp_path: Path) -> None:
     bench_module().baseline(root)
     for path, value in zip(files, loaded, strict=True):
         assert path.read_text("utf-8") == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+MODES = (0o664, 0o660, 0o600, 0o644, 0o666, 0o640)
+
+
+@pytest.mark.parametrize("backup", [[], ["--no-backup"]], ids=["backup", "no-backup"])
+def test_a_rewritten_file_keeps_its_permissions_and_owner(
+    tmp_path: Path, backup: list[str]
+) -> None:
+    """Under umask 022 a group-writable events.json stays group-writable (and, as root, its owner).
+
+    Without backups a replaced original's inode is reused for a later file: that one too.
+    """
+    root = tmp_path / "s"
+    paths = [
+        write_conversation(root, f"1700000000{i}-c", legacy_events(text="x" * 300))
+        for i in range(len(MODES))
+    ]
+    owners = {}
+    for i, (path, mode) in enumerate(zip(paths, MODES, strict=True)):
+        path.chmod(mode)
+        if os.geteuid() == 0:
+            os.chown(path, 4000 + i, 5000 + i)
+        owners[path] = (path.stat().st_uid, path.stat().st_gid)
+    old = os.umask(0o022)
+    try:
+        result = run_cli("conversations", str(root), *backup)
+        assert result.returncode == 0, result.stderr
+        assert all(isinstance(responses(p)[0]["content"], list) for p in paths)
+        assert [p.stat().st_mode & 0o777 for p in paths] == list(MODES)
+        assert {p: (p.stat().st_uid, p.stat().st_gid) for p in paths} == owners
+        down = (
+            run_cli("rollback", str(root), "--downgrade")
+            if backup
+            else run_cli("rollback", str(root))
+        )
+        assert down.returncode == 0, down.stderr
+        assert [p.stat().st_mode & 0o777 for p in paths] == list(MODES)
+        assert {p: (p.stat().st_uid, p.stat().st_gid) for p in paths} == owners
+    finally:
+        os.umask(old)

@@ -20,6 +20,7 @@ from pathlib import Path
 from jp_migrate.codemod.discover import discover
 from jp_migrate.codemod.engine import migrate_source
 from jp_migrate.contract.report import ToolFile
+from jp_migrate.fileattrs import keep_owner
 
 CHUNK = 16  # files per task handed to a worker: enough to amortise the pickling
 
@@ -58,27 +59,13 @@ def _write(path: Path, text: str, encoding: str) -> None:
         with open(tmp, "w", encoding=encoding, newline="") as handle:
             handle.write(text)
             handle.flush()
-            _keep_owner(handle.fileno(), info)
+            keep_owner(handle.fileno(), info.st_uid, info.st_gid)
             os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))  # a tool script stays executable
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)
         raise
-
-
-def _keep_owner(fd: int, info: os.stat_result) -> None:
-    """The new file gets the old one's owner (root can give any) and, where the user may set
-    it (a group they belong to), its group; otherwise the user's default group, as an
-    editor's save would give."""
-    if os.geteuid() == 0:
-        if (info.st_uid, info.st_gid) != (0, os.getegid()):
-            os.fchown(fd, info.st_uid, info.st_gid)
-    elif info.st_gid != os.getegid():
-        try:
-            os.fchown(fd, -1, info.st_gid)
-        except PermissionError:
-            pass  # not a group of ours: the file cannot keep it
 
 
 def _refusal(path: Path) -> str | None:

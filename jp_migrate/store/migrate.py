@@ -86,6 +86,7 @@ class Pending:
     file: StoreFile
     mode: int  # the permissions the new file gets (the original's)
     times: tuple[int, int] | None  # the original's (atime, mtime) in ns, kept
+    owner: tuple[int, int] | None  # the original's (uid, gid), kept where we may
     spare: str | None = None  # a parked original to overwrite instead of creating a file
     fd: int = -1  # the temporary, open between its write and its fsync
     sha256_before: str = ""
@@ -290,6 +291,7 @@ def _convert(
         file,
         loaded.mode,
         loaded.times,
+        loaded.owner,
         spare,
         size_before=len(loaded.raw),
     )
@@ -346,7 +348,12 @@ def _sync(pending: Pending) -> None:
         # (Without backups it is kept as a spare to overwrite, and its pages serve that.)
         evict_cached(target)
     _, pending.fd = write_temp(
-        target, pending.data, pending.mode, spare=pending.spare, times=pending.times
+        target,
+        pending.data,
+        pending.mode,
+        spare=pending.spare,
+        times=pending.times,
+        owner=pending.owner,
     )
     try:
         os.fsync(pending.fd)

@@ -17,6 +17,8 @@ import os
 import shutil
 import stat
 
+from jp_migrate.fileattrs import created_mode, keep_mode, keep_owner
+
 TEMP_SUFFIX = ".jp-migrate.partial"
 
 StrPath = str | os.PathLike[str]
@@ -97,12 +99,16 @@ def atomic_write(
     """
     tmp = temp_path(target)
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        info: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
-        mode = 0o644
+        info = None
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o644
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
         try:
+            if info is not None:
+                keep_mode(fd, mode, created_mode(mode))
+                keep_owner(fd, info.st_uid, info.st_gid)
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
@@ -120,17 +126,6 @@ def atomic_write(
         unlink(tmp)
 
 
-_UMASK: int | None = None
-
-
-def _umask() -> int:
-    global _UMASK
-    if _UMASK is None:
-        _UMASK = os.umask(0o022)
-        os.umask(_UMASK)
-    return _UMASK
-
-
 _EUID = os.geteuid()
 
 
@@ -139,8 +134,8 @@ def _reuse(spare: str, tmp: str, mode: int) -> tuple[int, int] | None:
 
     Overwriting the blocks of an existing file is far cheaper on ext4 than
     creating a file (a new inode, new blocks). Only an inode that is ours (our
-    uid, one link) and that nobody has open is reused, and it gets the
-    permissions a new file would get.
+    uid, one link) and that nobody has open is reused; the caller gives it the
+    replaced file's permissions and owner.
     """
     try:
         os.rename(spare, tmp)  # same filesystem, or EXDEV: then a new file is made
@@ -158,9 +153,7 @@ def _reuse(spare: str, tmp: str, mode: int) -> tuple[int, int] | None:
         os.close(fd)
         os.unlink(tmp)
         return None
-    wanted = stat.S_IMODE(mode) & ~_umask()  # what a new file would get
-    if stat.S_IMODE(info.st_mode) != wanted:
-        os.fchmod(fd, wanted)
+    keep_mode(fd, mode, info.st_mode)
     return fd, info.st_size
 
 
@@ -187,6 +180,7 @@ def write_temp(
     *,
     spare: str | None = None,
     times: tuple[int, int] | None = None,
+    owner: tuple[int, int] | None = None,
 ) -> tuple[str, int]:
     """Write `data` beside `target` (permissions `mode`); return the temporary path and its open descriptor.
 
@@ -194,7 +188,8 @@ def write_temp(
     reused as the temporary (its old bytes overwritten and cut to length). The
     caller fsyncs and renames (`commit`), possibly after a batch of others.
     `times` (atime, mtime in ns) are set on it last, so the file that takes the
-    target's place carries them from the start.
+    target's place carries them from the start; `owner` (uid, gid) is the
+    replaced file's, kept where we may (see `keep_owner`).
     """
     tmp = temp_path(target)
     reused = _reuse(spare, tmp, mode) if spare is not None else None
@@ -203,6 +198,10 @@ def write_temp(
     else:
         fd, old_size = reused
     try:
+        if reused is None:
+            keep_mode(fd, mode, created_mode(mode))  # the bits the umask took
+        if owner is not None:
+            keep_owner(fd, *owner)
         view = memoryview(data)
         written = 0
         while view:
