@@ -48,6 +48,15 @@ def verify(ws: Path, *args: str) -> tuple[int, dict, str, str]:
     return proc.returncode, data, proc.stdout, proc.stderr
 
 
+def verify_tools(ws: Path, cases: Path, before: str, after: str) -> tuple[int, dict, str, str]:
+    """`verify` of the cases in `cases` with the workspace's tool `before` against `after`.
+
+    `after` that is a command (has a space) is given as `--after` instead of a tool name.
+    """
+    side = ("--after", after) if " " in after else ("--after-tool", after)
+    return verify(ws, "--before-tool", before, *side, "--cases", str(cases), "-w", str(ws))
+
+
 def verdicts(report: dict) -> dict[str, tuple[str, list[str]]]:
     return {
         c["inputs"]["case"].split("(", 1)[1].rstrip(")"): (c["verdict"], c["differences"])
@@ -109,17 +118,7 @@ def test_a_content_array_parsed_now_must_be_what_the_candidate_prints(
         .replace('"text": "inside"}]}', '"text": "denied"}], "isError": True}')
     )
     cases = write_cases(tmp_path / "c.jsonl", [{"arguments": {"action": "envelope"}}])
-    rc, report, _, _ = verify(
-        ws,
-        "--before-tool",
-        "legacy",
-        "--after",
-        f"{sys.executable} {after} '{{{{tool}}}}'",
-        "--cases",
-        str(cases),
-        "-w",
-        str(ws),
-    )
+    rc, report, _, _ = verify_tools(ws, cases, "legacy", f"{sys.executable} {after} '{{{{tool}}}}'")
     assert rc == 1
     (case,) = report["verify"]
     assert (case["verdict"], sorted(case["differences"])) == ("mismatch", ["content", "is_error"])
@@ -164,17 +163,7 @@ def test_a_case_that_cannot_run_is_an_error_not_a_mismatch(ws: Path, tmp_path: P
     cases = write_cases(
         tmp_path / "c.jsonl", [{"arguments": {"action": "confirm"}}]
     )  # no answer given
-    rc, report, _, _ = verify(
-        ws,
-        "--before-tool",
-        "legacy",
-        "--after-tool",
-        "migrated",
-        "--cases",
-        str(cases),
-        "-w",
-        str(ws),
-    )
+    rc, report, _, _ = verify_tools(ws, cases, "legacy", "migrated")
     assert rc == 2
     (case,) = report["verify"]
     assert case["verdict"] == "error" and "question 'confirm'" in case["message"]
@@ -186,17 +175,7 @@ def test_an_error_outranks_a_mismatch_in_the_exit_code(ws: Path, tmp_path: Path)
         tmp_path / "c.jsonl",
         [{"arguments": {"action": "greet"}}, {"arguments": {"action": "confirm"}}],
     )  # greet differs in broken.py; confirm has no answer
-    rc, report, _, _ = verify(
-        ws,
-        "--before-tool",
-        "legacy",
-        "--after-tool",
-        "broken",
-        "--cases",
-        str(cases),
-        "-w",
-        str(ws),
-    )
+    rc, report, _, _ = verify_tools(ws, cases, "legacy", "broken")
     assert [c["verdict"] for c in report["verify"]] == ["mismatch", "error"]
     assert rc == 2 and report["exit_code"] == 2
 
