@@ -46,3 +46,19 @@ def test_a_hand_edited_file_keeps_its_indentation_and_line_endings(
     expected = json.dumps(upgrade.events, indent=indent, ensure_ascii=False)
     raw = text.encode("utf-8")
     assert rewrite(raw, events, replaced) == (expected.replace("\n", newline) + newline).encode()
+
+
+RESPONSE = {"type": "tool_call_response", "id": "a", "content": "eA==", "is_error": False}
+
+
+def test_a_copy_of_the_response_nested_in_another_event_is_not_the_one_rewritten() -> None:
+    """Top-level events at column 0: a nested copy sits at JP's 2-space indent, and is left."""
+    nested = json.dumps(RESPONSE, indent=2).replace("\n", "\n  ")
+    flat = json.dumps(RESPONSE, indent=2).replace("\n  ", "\n")
+    raw = f'[\n{{\n"type": "fork",\n"events": [\n  {nested}\n]\n}},\n{flat}\n]\n'.encode()
+    events = json.loads(raw)
+    upgrade = upgrade_events(events, encoding="auto")
+    assert list(upgrade.upgrades) == [1]
+    out = json.loads(rewrite(raw, events, {1: upgrade.upgrades[1].event}))
+    assert out[0] == events[0]  # the copy inside the fork is untouched
+    assert out[1]["content"] == [{"type": "text", "text": "eA=="}]

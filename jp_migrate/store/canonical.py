@@ -60,9 +60,14 @@ def splice_canonical(raw: bytes, events: list[Any], replaced: Mapping[int, Any])
     """Replace each changed event where it sits in canonical form; None when one is not found.
 
     Found means the old event's exact canonical bytes at a top-level element
-    boundary (2-space indent, followed by `,` or the closing newline), so only
-    those bytes change. Without a full dump, this costs a search per changed event.
+    boundary (2-space indent, after the opening `[` or a `,`, followed by `,` or
+    the closing newline), so only those bytes change. Only a file whose first
+    element sits at JP's indent is searched: in one indented otherwise, an event
+    nested in another (a copy of the response inside a fork, say) could read as
+    top-level. Without a full dump, this costs a search per changed event.
     """
+    if not raw.startswith(b"[\n  {"):
+        return None
     out: list[bytes] = []
     cursor = 0
     for index in sorted(replaced):
@@ -74,7 +79,7 @@ def splice_canonical(raw: bytes, events: list[Any], replaced: Mapping[int, Any])
         if (
             at < 0
             or raw[end : end + 1] not in (b",", b"\n")
-            or raw[at - 1 : at] not in (b"[", b",")
+            or not (at == 1 or raw[at - 1 : at] == b",")  # `[` only opens the file
         ):
             return None
         out.append(raw[cursor:at])
