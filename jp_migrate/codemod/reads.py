@@ -14,6 +14,15 @@ On such a value, these are sites:
   `x.update(…)` that may set a legacy key (writes: the rewrite would not see them);
 
 and anywhere, a `["type"]` (or a `match` pattern's "type") compared with a tag.
+
+A value also *may hold* one once it is put into a container (`xs.append(v)`,
+`d[k] = v`, `xs += […]`), is a parameter's default, is passed beside a callback
+(`max(outs, key=lambda r: …)`, `map(f, outs)`: the callback's parameters), or is
+returned by a call that cannot be named (`getattr(self, name)(…)`, `table[k](…)`)
+or by a property (`self.result`) while some function of the file returns one. A
+dict that merges one (`{**x, "content": …}`, `x | {…}`, `x |= {…}`, `dict(x, …)`)
+with keys that may be legacy is a write site; so is one that merges a partial
+template (`{"type": "success"}`), which the rewrite leaves as it is.
 """
 
 from __future__ import annotations
@@ -41,11 +50,22 @@ class Refs:
     outcome: bool  # it contains a node that builds a rewritten Outcome
     names: frozenset[str]  # names and `a.b` attribute chains it mentions
     called: frozenset[str]  # functions and methods it calls
+    dynamic: bool = False  # it calls what cannot be named: `getattr(o, n)(…)`, `table[k](…)`
+
+
+def _union(parts: Iterable[Refs]) -> Refs:
+    items = list(parts)
+    return Refs(
+        any(r.outcome for r in items),
+        frozenset().union(*(r.names for r in items)),
+        frozenset().union(*(r.called for r in items)),
+        any(r.dynamic for r in items),
+    )
 
 
 def refs(node: cst.CSTNode, outcomes: set[int]) -> Refs:
     """One walk of `node`; `outcomes`: ids of the nodes that build a rewritten Outcome."""
-    outcome = False
+    outcome = dynamic = False
     names: set[str] = set()
     called: set[str] = set()
     stack = [node]
@@ -72,8 +92,10 @@ def refs(node: cst.CSTNode, outcomes: set[int]) -> Refs:
             callee = called_name(current.func)  # type: ignore[attr-defined]
             if callee is not None:
                 called.add(callee)
+            elif type(current.func) in (cst.Call, cst.Subscript):  # type: ignore[attr-defined]
+                dynamic = True
         stack.extend(children(current))
-    return Refs(outcome, frozenset(names), frozenset(called))
+    return Refs(outcome, frozenset(names), frozenset(called), dynamic)
 
 
 _RECEIVERS = frozenset({"self", "cls"})
@@ -124,6 +146,9 @@ class Holders:
         bindings = [([name], refs(value, outcomes)) for _s, name, value in found.assigns]
         bindings += [(target_names(t), refs(i, outcomes)) for t, i in found.loops]
         bindings += self._arguments(found)
+        bindings += _mutations(found, outcomes)
+        bindings += _defaults(found, outcomes)
+        bindings += _callbacks(found, outcomes)
         returns = [
             (scope.name.value, refs(value, outcomes))
             for scope, value in found.returns
@@ -165,6 +190,13 @@ class Holders:
             or not mentioned.names.isdisjoint(self.names)
             or not mentioned.names.isdisjoint(self.helpers)
             or not mentioned.called.isdisjoint(self.helpers)
+            or bool(self.helpers)
+            and (
+                mentioned.dynamic  # `getattr(self, name)(…)` may call any of them
+                or any(  # `self.result`: a property (or a bound method) that returns one
+                    name.rpartition(".")[2] in self.helpers for name in mentioned.names
+                )
+            )
         )
 
     def holds(self, node: cst.BaseExpression) -> str | None:
@@ -178,6 +210,76 @@ class Holders:
         if callee is not None:
             return f"`{callee}(…)`"
         return "a value that may hold a rewritten Outcome"
+
+
+# Methods that put their arguments into the container they are called on.
+_MUTATORS = frozenset(
+    {"append", "appendleft", "extend", "extendleft", "insert", "add", "setdefault", "update"}
+    | {"put", "put_nowait", "push"}
+)
+
+
+def _container(node: cst.BaseExpression) -> str | None:
+    """The name of a container receiving a value (`self` and `cls` are not containers)."""
+    name = dotted(node)
+    return None if name is None or name in _RECEIVERS else name
+
+
+def _mutations(found: Scan, outcomes: set[int]) -> list[tuple[list[str], Refs]]:
+    """`xs.append(v)`, `d.setdefault(k, v)`, `d[k] = v`: the container holds what it was given.
+
+    (`xs += […]` is an assignment of the scan.)
+    """
+    out: list[tuple[list[str], Refs]] = []
+    for call, _scope in found.calls:
+        method = _method(call)
+        if method is None or method[1] not in _MUTATORS or not call.args:
+            continue
+        name = _container(method[0])
+        if name is not None:
+            out.append(([name], _union(refs(a.value, outcomes) for a in call.args)))
+    for target, value in found.stores:
+        name = _container(target.value)
+        if name is not None:
+            out.append(([name], refs(value, outcomes)))
+    return out
+
+
+def _defaults(found: Scan, outcomes: set[int]) -> list[tuple[list[str], Refs]]:
+    """`def f(x=DEFAULT)`: the parameter may hold its default."""
+    out: list[tuple[list[str], Refs]] = []
+    for functions in found.functions.values():
+        for function in functions:
+            p = function.params
+            for param in (*p.posonly_params, *p.params, *p.kwonly_params):
+                if param.default is not None:
+                    out.append(([param.name.value], refs(param.default, outcomes)))
+    return out
+
+
+def _callbacks(found: Scan, outcomes: set[int]) -> list[tuple[list[str], Refs]]:
+    """`max(outs, key=lambda r: …)`, `map(f, outs)`: a callback's parameters may hold
+    what the call was given beside it (a lambda's, or those of a function of this file)."""
+    out: list[tuple[list[str], Refs]] = []
+    for call, _scope in found.calls:
+        for index, arg in enumerate(call.args):
+            value = arg.value
+            params: list[str] = []
+            if isinstance(value, cst.Lambda):
+                params = _params_of(value.params)
+            else:
+                name = dotted(value)
+                functions = found.functions.get(name.rpartition(".")[2]) if name else None
+                params = [n for f in functions or [] for n in _params(f)[1]]
+            if params:
+                others = [a for i, a in enumerate(call.args) if i != index]
+                out.append((params, _union(refs(a.value, outcomes) for a in others)))
+    return out
+
+
+def _params_of(p: cst.Parameters) -> list[str]:
+    every = [x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)]
+    return every + [s.name.value for s in (p.star_arg, p.star_kwarg) if isinstance(s, cst.Param)]
 
 
 def _decorated(found: Scan) -> list[tuple[list[str], Refs]]:
@@ -324,6 +426,69 @@ def _formats_by_key(node: cst.BaseExpression) -> bool:
     return text is not None and "%(" in text
 
 
+def _may_set_legacy_key(node: cst.BaseExpression) -> bool:
+    """A mapping that may set a legacy Outcome key: a dict display with one (or with a key
+    that is not a constant, or `**`), or anything else."""
+    if not isinstance(node, cst.Dict):
+        return True
+    return any(key is None or key in _READ_KEYS for key in (e.key for e in dict_entries(node)))
+
+
+_MERGED = "the rewrite does not see the merged dict"
+
+
+def _merge_candidates(found: Scan) -> list[_Candidate]:
+    """`{**x, "content": …}`, `x | {…}`, `x |= {…}`, `dict(x, message=…)`: a merge that may
+    set a legacy key on (a copy of) `x`."""
+    out: list[_Candidate] = []
+    for node, _scope in found.dicts:
+        spread = [e for e in node.elements if isinstance(e, cst.StarredDictElement)]
+        keyed = [e for e in dict_entries(node) if isinstance(e.item, cst.DictElement)]
+        if spread and (len(spread) > 1 or any(e.key is None or e.key in _READ_KEYS for e in keyed)):
+            for element in spread:
+                reason = f"merges {{what}} into a dict that may set legacy Outcome keys: {_MERGED}"
+                out.append(_Candidate(element, element.value, KEYED_DICT, reason))
+    for union in found.unions:
+        for value, other in ((union.left, union.right), (union.right, union.left)):
+            if _may_set_legacy_key(other):
+                reason = f"merges {{what}} with `|` and keys that may be legacy: {_MERGED}"
+                out.append(_Candidate(union, value, KEYED_DICT, reason))
+    for augmented in found.augmented:
+        if isinstance(augmented.operator, cst.BitOrAssign) and _may_set_legacy_key(augmented.value):
+            reason = "`|=` on {what} may set a legacy Outcome key the rewrite does not see"
+            out.append(_Candidate(augmented, augmented.target, KEYED_DICT, reason))
+    for call, _scope in found.calls:
+        func, args = call.func, call.args
+        if (
+            isinstance(func, cst.Name)
+            and func.value == "dict"
+            and args
+            and not args[0].star
+            and args[0].keyword is None
+            and _may_update_legacy_key(call.with_changes(args=args[1:]))
+        ):
+            reason = f"`dict(…)` of {{what}} may set legacy Outcome keys: {_MERGED}"
+            out.append(_Candidate(call, args[0].value, KEYED_DICT, reason))
+    return out
+
+
+def partial_templates(found: Scan, outcomes: set[int]) -> set[int]:
+    """Dicts tagged like an Outcome (`{"type": "success"}`) that the rewrite leaves as they are:
+    merged with the rest of an Outcome elsewhere, they print a legacy one."""
+    out: set[int] = set()
+    for node, _scope in found.dicts:
+        if id(node) in outcomes:
+            continue
+        for element in node.elements:
+            if (
+                isinstance(element, cst.DictElement)
+                and const_str(element.key) == "type"
+                and const_str(element.value) in TAGS
+            ):
+                out.add(id(node))
+    return out
+
+
 def _modulo_candidates(found: Scan) -> list[_Candidate]:
     """`"%(type)s: %(content)s" % x`."""
     reason = f"formats {{what}} by key (`%`): {_BY_KEY}"
@@ -415,11 +580,13 @@ def read_findings(
     What may hold an Outcome is worked out only when some code uses a legacy key at all.
     """
     out, candidates = _match_findings(found)
+    outcomes = outcomes | partial_templates(found, outcomes)
     if outcomes or variables:
         candidates += _subscript_candidates(found, owned or set())
         candidates += _call_candidates(found)
         candidates += _membership_candidates(found)
         candidates += _modulo_candidates(found)
+        candidates += _merge_candidates(found)
     if candidates and (outcomes or variables):
         holders = Holders(found, outcomes, (name for _scope, name in variables.values()))
         for candidate in candidates:

@@ -119,7 +119,7 @@ class Scan:
         default_factory=set
     )  # ids of strings that are a whole statement
     blocks: list[tuple[Sequence[cst.BaseStatement], Scope]] = field(default_factory=list)
-    # `name = value` (also `a.b = value`, as "a.b", and each name of `a, b = value`, and `:=`).
+    # `name = value` (also `a.b = value`, as "a.b", each name of `a, b = value`, `:=`, `x += value`).
     assigns: list[tuple[Scope, str, cst.BaseExpression]] = field(default_factory=list)
     returns: list[tuple[Scope, cst.BaseExpression]] = field(default_factory=list)  # and yields
     stores: list[tuple[cst.Subscript, cst.BaseExpression]] = field(
@@ -135,6 +135,8 @@ class Scan:
     )  # class name → its `__init__`
     comparisons: list[cst.Comparison] = field(default_factory=list)
     modulos: list[cst.BinaryOperation] = field(default_factory=list)  # `x % y`: maybe formatting
+    unions: list[cst.BinaryOperation] = field(default_factory=list)  # `x | y`: maybe a dict merge
+    augmented: list[cst.AugAssign] = field(default_factory=list)  # `x += y`, `x |= y`, …
 
 
 def target_names(target: cst.BaseExpression) -> list[str]:
@@ -243,8 +245,14 @@ def scan(module: cst.Module) -> Scan:
         elif kind is cst.Comparison:
             found.comparisons.append(node)  # type: ignore[arg-type]
         elif kind is cst.BinaryOperation:
-            if type(node.operator) is cst.Modulo:  # type: ignore[attr-defined]
+            operator = type(node.operator)  # type: ignore[attr-defined]
+            if operator is cst.Modulo:
                 found.modulos.append(node)  # type: ignore[arg-type]
+            elif operator is cst.BitOr:
+                found.unions.append(node)  # type: ignore[arg-type]
+        elif kind is cst.AugAssign:
+            found.augmented.append(node)  # type: ignore[arg-type]
+            _assigned(found, scope, node.target, node.value)  # type: ignore[attr-defined]
         elif kind is cst.Return:
             if node.value is not None:  # type: ignore[attr-defined]
                 found.returns.append((scope, node.value))  # type: ignore[attr-defined]
