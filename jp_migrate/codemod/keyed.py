@@ -35,6 +35,7 @@ from jp_migrate.codemod.mapping import (
     Unhandled,
     could_be_outcome,
     envelope_entries,
+    not_a_string,
     question_content,
     shaped_like_dict_call,
 )
@@ -172,10 +173,11 @@ def _group(
         for m in members:
             if m.key == "question":
                 question_content(m.value, quote, KEYED_DICT, is_dict_call)
-            if m.key in ("content", "message") and isinstance(
-                m.value, (cst.List, cst.ListComp, cst.Dict)
-            ):
-                raise Unhandled(KEYED_DICT, f"{var}[{m.key!r}] is not a string")
+            if m.key in ("content", "message") and not_a_string(m.value):
+                raise Unhandled(
+                    KEYED_DICT,
+                    f"{var}[{m.key!r}] is not a string: no Outcome for JP, which shows it as raw text",
+                )
             if (tag == "success" and m.key in ("isError", "_meta")) or (
                 tag != "success" and m.key in ("content", "isError", "_meta")
             ):

@@ -115,6 +115,48 @@ def _check_keys(tag: str, entries: list[Entry], rule: str, partial: bool) -> Non
         raise Unhandled(rule, f"key {clash[0]!r} would clash with the envelope")
 
 
+_NOT_STR = (
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.List,
+    cst.ListComp,
+    cst.Dict,
+    cst.DictComp,
+    cst.Tuple,
+    cst.Set,
+    cst.SetComp,
+    cst.GeneratorExp,
+)
+_NOT_STR_NAMES = frozenset({"None", "True", "False"})
+_NOT_STR_CALLS = frozenset({"int", "float", "len", "bool", "sum", "list", "dict", "tuple", "set"})
+
+
+def not_a_string(node: cst.BaseExpression) -> bool:
+    """Visibly not a string (a number, None, a container, `len(…)`, either branch of `a if c else b`):
+    the printed JSON is then no Outcome for JP, which shows it raw."""
+    if isinstance(node, _NOT_STR):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in _NOT_STR_NAMES
+    if isinstance(node, cst.UnaryOperation):
+        return isinstance(node.expression, (cst.Integer, cst.Float))
+    if isinstance(node, cst.IfExp):
+        return not_a_string(node.body) or not_a_string(node.orelse)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        return node.func.value in _NOT_STR_CALLS
+    return False
+
+
+def _text_value(e: Entry, quote: str, rule: str) -> cst.BaseExpression:
+    """The text blocks of a `content`/`message` value, unless it is visibly not a string."""
+    if not_a_string(e.value):
+        raise Unhandled(
+            rule, f"{e.key} is not a string: no Outcome for JP, which shows it as raw text"
+        )
+    return build.text_blocks(e.value, quote)
+
+
 def success_entries(
     entries: list[Entry], quote: str, rule: str, *, partial: bool = False
 ) -> list[NewEntry]:
@@ -124,9 +166,7 @@ def success_entries(
         if e.key == "type":
             continue
         if e.key == "content":
-            if isinstance(e.value, (cst.List, cst.ListComp, cst.Dict, cst.Tuple, cst.Set)):
-                raise Unhandled(rule, "content is not a string (already blocks?)")
-            out.append(NewEntry("content", build.text_blocks(e.value, quote), e))
+            out.append(NewEntry("content", _text_value(e, quote, rule), e))
         else:
             out.append(NewEntry(e.key or "", e.value, e))
     return out
@@ -146,7 +186,7 @@ def error_entries(
             if not has_message:
                 out.append(NewEntry("isError", cst.Name("True"), e))
         elif e.key == "message":
-            out.append(NewEntry("content", build.text_blocks(e.value, quote), e))
+            out.append(NewEntry("content", _text_value(e, quote, rule), e))
             out.append(NewEntry("isError", cst.Name("True")))
             evaluated.append(e)
         elif e.key in META_KEYS:
