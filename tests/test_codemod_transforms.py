@@ -199,6 +199,15 @@ def test_skip_comment_on_a_line_and_at_the_top_of_a_file() -> None:
     assert migrate_source(not_top).status == "migrated"
 
 
+@pytest.mark.parametrize("marked", [0, 1, 2])
+def test_skip_comment_on_any_line_of_a_key_by_key_build(marked: int) -> None:
+    """The tag line, a key's line or the `= {}` line: the whole build is left as it is."""
+    lines = ["out = {}", 'out["type"] = "success"', 'out["content"] = "x"']
+    lines[marked] += "  # jp-migrate: skip"
+    source = "\n".join([*lines, "print(json.dumps(out))", ""])
+    assert rewrite(source) == source
+
+
 def test_syntax_error_names_line_and_column() -> None:
     result = migrate_source('x = {"type": "success", "content": (\n')
     assert result.status == "error"

@@ -194,10 +194,21 @@ def _not_skipped(
 ) -> list[Finding]:
     if not skipped or not findings:
         return findings
-    locator.prepare([f.anchor for f in findings])
+    locator.prepare([node for f in findings for node in _touched(f)])
     return [f for f in findings if not _covers(locator, f, skipped)]
 
 
+def _touched(finding: Finding) -> list[cst.CSTNode]:
+    """The site's anchor, the node that builds the Outcome and every node its rewrite
+    replaces (a key-by-key build spans lines, from `out = {}` on)."""
+    nodes = [finding.anchor, *(node for node, _ in finding.rewrites)]
+    return nodes if finding.outcome is None else [*nodes, finding.outcome]
+
+
 def _covers(locator: Locator, finding: Finding, skipped: frozenset[int]) -> bool:
-    span = locator.span(finding.anchor)
-    return any(line in skipped for line in range(span.line, span.end_line + 1))
+    """A skip marker on any line of the site, or of a statement its rewrite changes."""
+    for node in _touched(finding):
+        span = locator.span(node)
+        if any(line in skipped for line in range(span.line, span.end_line + 1)):
+            return True
+    return False
