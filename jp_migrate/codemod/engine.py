@@ -18,7 +18,7 @@ from jp_migrate.codemod.apply import apply
 from jp_migrate.codemod.constkeys import constant_key_findings
 from jp_migrate.codemod.keyed import keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
-from jp_migrate.codemod.mcpserver import imports_mcp, in_mcp_server
+from jp_migrate.codemod.mcpserver import in_mcp_server, is_mcp_server
 from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.positions import Locator
 from jp_migrate.codemod.precheck import file_is_skipped, may_contain_outcome, skip_lines
@@ -145,7 +145,7 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
         + call_findings(found, names.is_dict_call)
     )
     findings += string_findings(found, names) + constant_key_findings(found)
-    if findings and imports_mcp(module):
+    if findings and is_mcp_server(module, found):
         findings = in_mcp_server(findings)
     locator = Locator(source, module, found)
     skipped = skip_lines(source)

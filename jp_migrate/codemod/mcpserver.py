@@ -4,7 +4,8 @@ An MCP server that answers with an Outcome as the JSON text of a content item
 relies on RFD D31's bridge. Its migration is to return MCP content blocks (and
 `isError`) itself: rewriting the Outcome into an RFD 058 envelope that is then
 sent as text would reach JP as that JSON text, and an error as a success. A
-file that imports an MCP SDK (`mcp`, `mcp_types`, `fastmcp`) is such a server.
+file that imports an MCP SDK (`mcp`, `mcp_types`, `fastmcp`) is such a server,
+and so is one that names the method `"tools/call"` (JSON-RPC written by hand).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import dataclasses
 
 import libcst as cst
 
+from jp_migrate.codemod.entries import const_str
+from jp_migrate.codemod.scan import Scan
 from jp_migrate.codemod.sites import MCP_SERVER, Finding
 
 DESCRIPTION = (
@@ -26,6 +29,11 @@ def _root(node: cst.BaseExpression) -> str | None:
     while isinstance(node, cst.Attribute):
         node = node.value
     return node.value if isinstance(node, cst.Name) else None
+
+
+def is_mcp_server(module: cst.Module, found: Scan) -> bool:
+    """Whether the file imports an MCP SDK or handles MCP's `"tools/call"` itself."""
+    return any(const_str(s) == "tools/call" for s in found.strings) or imports_mcp(module)
 
 
 def imports_mcp(module: cst.Module) -> bool:
