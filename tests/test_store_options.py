@@ -136,8 +136,10 @@ def test_shards_partition_the_store_stably(tmp_path: Path) -> None:
     assert all(in_shard(n.split("-")[0], (k + 1, 3)) for k, s in enumerate(shards) for n in s)
     with pytest.raises(JpMigrateError):
         migrate_stores([store], StoreOptions(shard="4/3"))
-    bad = run_cli("conversations", str(store), "--shard", "0/2")
-    assert bad.returncode == 2 and "--shard" in bad.stderr
+    for shard in ("0/2", "²/3", "1/x"):
+        bad = run_cli("conversations", str(store), "--shard", shard)
+        assert bad.returncode == 2 and bad.stderr.startswith("error: --shard"), bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
 
 
 def test_jobs_give_the_same_bytes_as_one_process(tmp_path: Path) -> None:

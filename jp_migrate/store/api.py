@@ -51,12 +51,17 @@ class StoreRun:
     runs: list[Path] = field(default_factory=list)  # run directories written (one per storage root)
 
 
+def _decimal(text: str) -> bool:
+    """Digits `int()` takes (`isdigit()` also takes `²`, which it does not)."""
+    return text.strip().isdecimal()
+
+
 def parse_shard(shard: tuple[int, int] | str | None) -> tuple[int, int] | None:
     if shard is None:
         return None
     if isinstance(shard, str):
         k, sep, n = shard.partition("/")
-        if not sep or not k.strip().isdigit() or not n.strip().isdigit():
+        if not sep or not _decimal(k) or not _decimal(n):
             raise JpMigrateError(f"--shard {shard}: expected K/N, e.g. 1/4")
         shard = (int(k), int(n))
     index, count = shard
