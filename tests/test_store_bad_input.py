@@ -237,3 +237,41 @@ def test_a_temporary_left_by_a_killed_run_is_removed_and_said(tmp_path: Path) ->
         assert not (path.parent / ".events.json.jp-migrate.partial").exists()
         note = f"note: {path}: removed .events.json.jp-migrate.partial left by an interrupted run"
         assert note in result.stderr.splitlines()
+
+
+def _deep_beside_a_response(root: Path) -> Path:
+    """Compact (spliced, not JP's format), a value ~1,000 deep in another event: orjson takes it."""
+    deep = "[" * 1000 + "]" * 1000
+    return write_conversation(root, BAD, _with_response(RESPONSE).replace('"run it"', deep, 1))
+
+
+def _repeated_content(root: Path) -> Path:
+    """serde_json refuses a repeated field; the parsers keep the last, which would drop the first."""
+    blob = '[{"type": "resource", "resource": {"uri": "file:///a.bin", "blob": "AAECAwQF"}}]'
+    return write_conversation(
+        root, BAD, _with_response(RESPONSE.replace('"content":', f'"content": {blob}, "content":'))
+    )
+
+
+RESPONSE = '{"type": "tool_call_response", "id": "x1", "content": "aGVsbG8=", "is_error": false}'
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (_deep_beside_a_response, "nested too deeply"),
+        (_repeated_content, "duplicate field `content`"),
+    ],
+    ids=["nested 1,000 deep", "repeated field"],
+)
+def test_an_event_that_cannot_be_rewritten_faithfully_is_refused(
+    tmp_path: Path, make: Callable[[Path], Path], reason: str
+) -> None:
+    root, good = _store(tmp_path)
+    bad = make(root)
+    bad_bytes = bad.read_bytes()
+    result = run_cli("conversations", str(root))
+    assert result.returncode == 2, result.stdout + result.stderr
+    _assert_one_error(result, BAD, reason)
+    assert isinstance(responses(good)[0]["content"], list)
+    assert bad.read_bytes() == bad_bytes

@@ -16,6 +16,8 @@ from typing import Any
 
 import orjson
 
+from jp_migrate.errors import ContractError
+
 
 def pretty(value: Any) -> bytes:
     """`json.dumps(value, indent=2, ensure_ascii=False) + "\\n"`, fast."""
@@ -116,16 +118,36 @@ def _skip_ws(text: str, index: int) -> int:
 
 
 def splice(text: str, replaced: Mapping[int, Any]) -> str:
-    spans = element_spans(text)
+    """`text` with each replaced element rewritten in its own style, every other byte kept.
+
+    An element about to be replaced that repeats one of its fields is refused:
+    the parsers kept only its last value, and JP's serde_json refuses the event.
+    """
+    try:
+        spans = element_spans(text)
+    except RecursionError:
+        raise ContractError("nested too deeply to rewrite it (JP reads 128 levels)") from None
     out: list[str] = []
     cursor = 0
     for index in sorted(replaced):
         start, end = spans[index]
+        _no_repeated_field(text[start:end], index)
         out.append(text[cursor:start])
         out.append(_styled(replaced[index], text, start, end))
         cursor = end
     out.append(text[cursor:])
     return "".join(out)
+
+
+def _no_repeated_field(element: str, index: int) -> None:
+    if not element.startswith("{"):
+        return
+    fields: list[tuple[str, Any]] = json.loads(element, object_pairs_hook=lambda pairs: pairs)
+    seen: set[str] = set()
+    for key, _value in fields:
+        if key in seen:
+            raise ContractError(f"duplicate field `{key}`", field=f"[{index}]")
+        seen.add(key)
 
 
 def _styled(event: Any, text: str, start: int, end: int) -> str:
