@@ -136,6 +136,29 @@ def test_an_integer_beyond_64_bits_in_a_rewritten_event_keeps_its_digits(
     assert a.read_bytes() == original
 
 
+def test_downgrade_refuses_to_drop_binary_content_unless_forced(tmp_path: Path) -> None:
+    """No backup, no undo: an image or a blob the legacy string cannot hold is not thrown away."""
+    root = tmp_path / "store"
+    migrated = legacy_events()
+    migrated[2]["content"] = [
+        {"type": "text", "text": b64("the screenshot")},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+    ]
+    plain = write_conversation(root, "17000000001-a", legacy_events())
+    binary = write_conversation(root, "17000000002-b", migrated)
+    assert run_cli("conversations", str(plain.parent), "--no-backup").returncode == 0
+    kept = binary.read_bytes()
+    result = run_cli("rollback", str(root), "--downgrade")
+    assert result.returncode == 2
+    assert f"error: {binary}: [2]: a downgrade would drop an image block" in result.stderr
+    assert "nothing to roll back" not in result.stdout
+    assert binary.read_bytes() == kept
+    assert responses(plain)[0]["content"] == b64("Check succeeded.")  # the rest downgraded
+    forced = run_cli("rollback", str(root), "--downgrade", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert responses(binary)[0]["content"] == b64("the screenshot")
+
+
 def test_downgrade_without_any_run(tmp_path: Path) -> None:
     root = tmp_path / "store"
     migrated = legacy_events()

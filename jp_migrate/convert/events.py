@@ -256,6 +256,27 @@ def downgrade_response(
     return {k: (stored if k == "content" else v) for k, v in event.items()}
 
 
+def downgrade_drops(event: Event) -> list[str]:
+    """What downgrading a migrated event would drop: binary content (an image, audio, a
+    resource's blob), which the legacy string cannot hold; empty when nothing is lost."""
+    from jp_migrate.contract.blocks import AudioBlock, ImageBlock, ResourceBlock
+
+    if not is_migrated(event):
+        return []
+    blocks, _source = decode_blocks(event["content"])
+    dropped: list[str] = []
+    for block in blocks:
+        if isinstance(block, ImageBlock | AudioBlock):
+            dropped.append(f"an {block.type} block")
+        elif (
+            isinstance(block, ResourceBlock)
+            and block.resource.blob is not None
+            and (block.formatted or block.resource.formatted) is None
+        ):
+            dropped.append(f"the blob of {block.resource.uri}")
+    return dropped
+
+
 def survives_downgrade(event: Event) -> bool:
     """Whether downgrading a migrated event and upgrading it again gives it back."""
     if not is_migrated(event):

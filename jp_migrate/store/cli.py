@@ -275,7 +275,10 @@ def conversations(
     "--run", "run_id", metavar="ID", help="The run to undo (default: the newest not yet undone)."
 )
 @click.option(
-    "--force", is_flag=True, help="Restore even files changed since the migration wrote them."
+    "--force",
+    is_flag=True,
+    help="Restore even files changed since the migration wrote them; with --downgrade, "
+    "drop binary content a legacy response cannot hold.",
 )
 @click.option(
     "--downgrade",
@@ -295,7 +298,9 @@ def rollback(
     """Restore, byte for byte, the files a `conversations` run changed under PATH...
 
     Refuses a file changed since the run wrote it, naming it (--force restores it
-    anyway). Exit codes: 0 restored or nothing to do, 2 a file could not be restored.
+    anyway), and, with --downgrade, a file whose binary content (an image, a blob) a
+    legacy response cannot hold (--force drops it). Exit codes: 0 restored or nothing
+    to do, 2 a file could not be restored.
     """
     from jp_migrate.report import parse_spec
 
@@ -313,8 +318,10 @@ def rollback(
             click.echo(f"{f.status}: {f.path}: {f.message}", err=True)
         elif f.status == "migrated":
             _echo(f"{f.message}: {f.path}", reports)
-    if not result.runs and not any(f.status == "migrated" for f in result.files):
+    if not result.runs and not any(f.status != "unchanged" for f in result.files):
         _echo("nothing to roll back", reports)
+    elif not result.runs and not any(f.status == "migrated" for f in result.files):
+        _echo("nothing rolled back", reports)
     for run in result.runs:
         _echo(f"rolled back run {run}", reports)
     _finish("rollback", result.files, reports, dry_run=False, code=code, timings=None)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from jp_migrate.contract.report import StoreFile
-from jp_migrate.convert.events import downgrade_response, is_migrated
+from jp_migrate.convert.events import downgrade_drops, downgrade_response, is_migrated
 from jp_migrate.errors import ContractError, JpMigrateError
 from jp_migrate.store import canonical, manifest
 from jp_migrate.store.discover import Conversation, StorageRoot, discover, resolve_all
@@ -54,11 +54,25 @@ def _pick_run(root: Path, wanted: str | None) -> manifest.Run | None:
     return None
 
 
-def _downgrade_file(conversation: Conversation) -> StoreFile:
-    """Migrated events → legacy, in place (no backup exists to restore)."""
+def _downgrade_file(conversation: Conversation, force: bool) -> StoreFile:
+    """Migrated events → legacy, in place (no backup exists to restore).
+
+    A file with binary content a legacy string cannot hold is left, named,
+    unless `force`: a downgrade without a backup cannot be undone.
+    """
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
     loaded = read_events(conversation.events, source=shown)
+    if not force:
+        for index, event in enumerate(loaded.events):
+            dropped = downgrade_drops(event) if is_migrated(event) else []
+            if dropped:
+                return StoreFile(
+                    **base,
+                    status="error",
+                    message=f"[{index}]: a downgrade would drop {', '.join(dropped)}, which a "
+                    "legacy response cannot hold: not downgraded (--force to drop it)",
+                )
     if any(may_be_wide(event) for event in loaded.events if is_migrated(event)):
         loaded = exactly(loaded, source=shown)  # an integer orjson made a double is rewritten
     replaced = {}
@@ -124,7 +138,7 @@ def _restore_one(
             sha256_after=record.sha256_before,
         )
     if options.downgrade:
-        return _downgrade_file(conversation)
+        return _downgrade_file(conversation, options.force)
     return StoreFile(
         **base, status="error", message=f"run {run.id} kept no backup of it: use --downgrade"
     )
@@ -276,6 +290,6 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                         )
                     )
                     continue
-                files.append(_locked(item, lambda c=item: _downgrade_file(c)))
+                files.append(_locked(item, lambda c=item: _downgrade_file(c, options.force)))
     files.sort(key=lambda f: f.path)
     return RollbackRun(files, rolled)
