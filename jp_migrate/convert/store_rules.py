@@ -105,20 +105,17 @@ def upgrade_events(
         unknown = [r for r in rules if r not in STORE_RULES]
     if unknown:
         raise ContractError(f"unknown store rule {unknown[0]!r}")
-    requests = (  # only rules look at the request; the faithful conversion does not
-        {
-            e.get("id"): e
-            for e in events
-            if isinstance(e, dict) and e.get("type") == "tool_call_request"
-        }
-        if rules
-        else {}
-    )
+    # Only rules look at the request (the faithful conversion does not): a response's is
+    # the nearest one before it with its id (providers reuse ids across turns).
+    requests: dict[Any, Any] = {}
     result = EventsUpgrade(events=list(events))
     for index, event in enumerate(events):
         # is_response, inlined (this loop visits every event of every file)
         if type(event) is dict:
-            if event.get("type") != "tool_call_response":
+            kind = event.get("type")
+            if kind != "tool_call_response":
+                if rules and kind == "tool_call_request":
+                    requests[event.get("id")] = event
                 continue
         elif not is_response(event):
             continue
