@@ -268,3 +268,16 @@ def test_a_rewritten_file_keeps_its_permissions_and_owner(
         assert {p: (p.stat().st_uid, p.stat().st_gid) for p in paths} == owners
     finally:
         os.umask(old)
+
+
+def test_a_response_whose_type_is_written_with_an_escape_is_migrated(tmp_path: Path) -> None:
+    """`"tool_call_respons\\u0065"` is "tool_call_response" to JSON (and to JP)."""
+    root = tmp_path / "s"
+    raw = json.dumps(legacy_events(), indent=2).replace(
+        '"tool_call_response"', '"tool_call_respons\\u0065"'
+    )
+    path = write_conversation(root, "17000000001-a", raw)
+    assert run_cli("conversations", str(root), "--check").returncode == 1
+    assert run_cli("conversations", str(root)).returncode == 0
+    assert responses(path)[0]["content"] == [{"type": "text", "text": b64("Check succeeded.")}]
+    assert run_cli("conversations", str(root), "--check").returncode == 0

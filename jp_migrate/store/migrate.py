@@ -45,7 +45,15 @@ from jp_migrate.store.write import (
     write_temp,
 )
 
-RESPONSE_MARKER = b'"tool_call_response"'  # a file without it has nothing to migrate (fast path)
+RESPONSE_MARKER = b'"tool_call_response"'
+
+
+def may_hold_response(raw: bytes) -> bool:
+    """False only for a file that holds no response: without the marker and without any
+    `\\u` escape (`"tool_call_respons\\u0065"` is the same string to JSON). The fast path."""
+    return RESPONSE_MARKER in raw or b"\\u" in raw
+
+
 COMMIT_THREADS = 8  # concurrent fsyncs share one journal commit on ext4/xfs
 BATCH_FILES = 32  # writes per commit batch (each holds a lock, a descriptor and its bytes)
 BATCH_BYTES = 32 * 1024 * 1024  # ... and this many old + new bytes not yet hashed, in two batches
@@ -124,7 +132,7 @@ def check_blobs(events: list[Any]) -> None:
 
 
 def convert(loaded: EventsFile, settings: Settings, conversation: Conversation) -> EventsUpgrade:
-    if RESPONSE_MARKER not in loaded.raw:
+    if not may_hold_response(loaded.raw):
         return EventsUpgrade(events=loaded.events)
     check_blobs(loaded.events)
     workspace = conversation.root.workspace
@@ -147,7 +155,7 @@ def count_legacy(
     here exactly as in a real run). Only URL-safe candidates are decoded, and no
     new event or file is built.
     """
-    if RESPONSE_MARKER not in loaded.raw:
+    if not may_hold_response(loaded.raw):
         return 0, []
     check_blobs(loaded.events)
     count = 0
