@@ -162,8 +162,10 @@ def test_api_returns_store_files_and_never_raises_for_bad_files(tmp_path: Path) 
     assert files[0].diff and files[0].diff.startswith("--- a/")
     assert "invalid JSON" in files[1].message
     assert not (root / ".jp-migrate").exists()
-    with pytest.raises(JpMigrateError):
-        migrate_stores([tmp_path / "missing"], StoreOptions())
+    (missing,) = migrate_stores([tmp_path / "missing"], StoreOptions())
+    assert (missing.status, missing.message) == ("error", "no such file or directory")
+    with pytest.raises(JpMigrateError):  # a usage error is still raised
+        migrate_stores([root], StoreOptions(shard="3/2"))
 
 
 def test_a_non_canonical_file_keeps_every_other_event_byte_for_byte(tmp_path: Path) -> None:

@@ -97,3 +97,46 @@ def test_an_archived_conversation_named_relatively(tmp_path: Path) -> None:
     back = run_cli("rollback", ".", cwd=archived.parent)
     assert back.returncode == 0 and "nothing to roll back" not in back.stdout + back.stderr
     assert not isinstance(responses(archived)[0]["content"], list)
+
+
+def test_a_path_that_names_no_store_is_an_error_and_the_others_are_done(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    good = write_conversation(root, "17000000001-a", legacy_events())
+    report = tmp_path / "r.json"
+    missing = tmp_path / "typo"
+    result = run_cli("conversations", str(root), str(missing), "--report", f"json={report}")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"error: {missing}: no such file or directory"]
+    assert isinstance(responses(good)[0]["content"], list)
+    listed = {f["path"]: f["status"] for f in json.loads(report.read_text())["store"]}
+    assert listed[str(missing)] == "error" and listed[str(good)] == "migrated"
+    back = run_cli("rollback", str(root), str(missing))
+    assert back.returncode == 2 and f"error: {missing}: no such file" in back.stderr
+    assert isinstance(responses(good)[0]["content"], str)  # rolled back all the same
+
+
+def test_archive_named_as_path_is_every_archived_conversation(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    live = write_conversation(root, "17000000001-a", legacy_events())
+    old = [
+        write_conversation(root, f"1700000000{i}-old", legacy_events(), archived=True)
+        for i in (2, 3)
+    ]
+    result = run_cli("conversations", str(root / "conversations" / ".archive"))
+    assert result.returncode == 0, result.stderr
+    assert all(isinstance(responses(p)[0]["content"], list) for p in old)
+    assert isinstance(responses(live)[0]["content"], str)
+
+
+def test_rolling_back_one_conversation_finds_the_run_that_changed_it(tmp_path: Path) -> None:
+    """An older run changed it; the newest run changed another: the older one is rolled back."""
+    root = tmp_path / "store"
+    first = write_conversation(root, "17000000001-a", legacy_events())
+    second = write_conversation(root, "17000000002-b", legacy_events())
+    original = first.read_bytes()
+    assert run_cli("conversations", str(first.parent)).returncode == 0
+    assert run_cli("conversations", str(second.parent)).returncode == 0
+    result = run_cli("rollback", str(first.parent))
+    assert result.returncode == 0, result.stderr
+    assert first.read_bytes() == original
+    assert isinstance(responses(second)[0]["content"], list)  # the newest run is left

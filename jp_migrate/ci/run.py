@@ -77,7 +77,13 @@ def store_dry_run(config: CheckConfig, root: Path) -> list[StoreFile]:
     files: list[StoreFile] = _step(
         "store dry run", hint, lambda: api.migrate_stores(_named(config.stores, root), options)
     )
-    return files
+    # A path that names no store (not a conversation of one) is an error with the same hint.
+    return [
+        f.model_copy(update={"message": f"store dry run: {f.message}{hint}"})
+        if f.status == "error" and not f.conversation
+        else f
+        for f in files
+    ]
 
 
 def tools_dry_run(config: CheckConfig, root: Path) -> list[ToolFile]:

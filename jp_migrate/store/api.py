@@ -18,7 +18,7 @@ from typing import Literal
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store import manifest
-from jp_migrate.store.discover import Conversation, Found, Rejected, discover
+from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
 from jp_migrate.store.migrate import Mode, Result, Settings, migrate_many
 from jp_migrate.store.selection import select_rules
 from jp_migrate.store.verify import verify_conversation
@@ -144,11 +144,13 @@ def run_stores(
     if options.jobs < 1:
         raise JpMigrateError(f"--jobs {options.jobs}: must be at least 1")
     rule_ids, matches = select_rules(options.rules)
+    unresolved: list[tuple[Path, str]] = []
     found: list[Found] = discover(
         [Path(p) for p in paths],
         exclude_archived=options.exclude_archived,
         shard=parse_shard(options.shard),
         user_local=options.user_local,
+        errors=unresolved,
     )
     run_id = manifest.new_run_id() if options.writes else None
     mode: Mode = "check" if options.check else "write" if options.writes else "dry-run"
@@ -161,7 +163,8 @@ def run_stores(
         backup=options.backup,
         run_id=run_id,
     )
-    files = [_rejected(item) for item in found if isinstance(item, Rejected)]
+    files = [path_error(path, reason) for path, reason in unresolved]
+    files += [_rejected(item) for item in found if isinstance(item, Rejected)]
     conversations = [item for item in found if isinstance(item, Conversation)]
     roots = sorted({c.root.path for c in conversations})
     if run_id is not None:

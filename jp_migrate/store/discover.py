@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store.userlocal import lock_roots, user_dirs, workspace_storages
 
@@ -132,6 +133,8 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     parent = absolute.parent
     if absolute.is_dir() and parent.name == ARCHIVE and parent.parent.name == CONVERSATIONS:
         return StorageRoot(parent.parent.parent, _shown_above(path, 3)), absolute.name
+    if absolute.is_dir() and parent.name == CONVERSATIONS and absolute.name == ARCHIVE:
+        return StorageRoot(parent.parent, _shown_above(path, 2)), ARCHIVE  # every archived one
     if absolute.is_dir() and parent.name == CONVERSATIONS:
         return StorageRoot(parent.parent, _shown_above(path, 2)), absolute.name
     if not path.exists():
@@ -239,17 +242,30 @@ def discover(
     exclude_archived: bool = False,
     shard: tuple[int, int] | None = None,
     user_local: bool = True,
+    errors: list[tuple[Path, str]] | None = None,
 ) -> list[Found]:
     """Every conversation under PATHs, once each, in a stable order.
 
     A workspace PATH includes its user-local storage (see `user_local_roots`)
-    unless `user_local` is False.
+    unless `user_local` is False. A PATH that cannot be resolved or listed goes
+    to `errors` (PATH, reason) and the others are still found; without
+    `errors` it raises.
     """
     found: dict[str, Found] = {}
     for path in paths:
-        for root, only in resolve_all(path, user_local=user_local):
-            _collect(found, path, root, only, exclude_archived, shard)
+        try:
+            for root, only in resolve_all(path, user_local=user_local):
+                _collect(found, path, root, only, exclude_archived, shard)
+        except JpMigrateError as exc:
+            if errors is None:
+                raise
+            errors.append((path, str(exc).removeprefix(f"{path}: ")))
     return list(found.values())
+
+
+def path_error(path: Path, reason: str) -> StoreFile:
+    """A PATH that names no store (or cannot be listed): an error, the other PATHs still done."""
+    return StoreFile(path=str(path), conversation="", status="error", message=reason)
 
 
 def _collect(
@@ -260,11 +276,12 @@ def _collect(
     exclude_archived: bool,
     shard: tuple[int, int] | None,
 ) -> None:
-    if only is not None:
+    candidates: Iterator[tuple[Conversation, bool]]
+    if only == ARCHIVE:  # PATH is `conversations/.archive`
+        candidates = _entries(root, True)
+    elif only is not None:
         archived = _absolute(path).parent.name == ARCHIVE
-        candidates: Iterator[tuple[Conversation, bool]] = iter(
-            [(Conversation(root, only, archived), path.is_symlink())]
-        )
+        candidates = iter([(Conversation(root, only, archived), path.is_symlink())])
     else:
         candidates = _entries(root, False)
         if not exclude_archived:

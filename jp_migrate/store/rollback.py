@@ -18,7 +18,13 @@ from jp_migrate.contract.report import StoreFile
 from jp_migrate.convert.events import downgrade_drops, downgrade_response, is_migrated
 from jp_migrate.errors import ContractError, JpMigrateError
 from jp_migrate.store import canonical, manifest
-from jp_migrate.store.discover import Conversation, StorageRoot, discover, resolve_all
+from jp_migrate.store.discover import (
+    Conversation,
+    StorageRoot,
+    discover,
+    path_error,
+    resolve_all,
+)
 from jp_migrate.store.load import exactly, may_be_wide, read_events
 from jp_migrate.store.lock import ConversationLocked, conversation_lock
 from jp_migrate.store.write import atomic_write, is_read_only, restore
@@ -44,12 +50,22 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _pick_run(root: Path, wanted: str | None) -> manifest.Run | None:
-    if wanted is not None:  # None when this root has no such run (see rollback_stores)
-        return manifest.load_run(root, wanted) if manifest.run_dir(root, wanted).is_dir() else None
-    for run_id in reversed(manifest.list_runs(root)):
-        run = manifest.load_run(root, run_id)
-        if not run.rolled_back:
+def _pick_run(
+    root: StorageRoot, wanted: str | None, touching: set[str] | None
+) -> manifest.Run | None:
+    """`--run ID` (None when this root has no such run, see rollback_stores), else the newest
+    run not rolled back; with `touching` (the conversations a PATH names), the newest such
+    run that changed one of them (archived or unarchived since)."""
+    if wanted is not None:
+        exists = manifest.run_dir(root.path, wanted).is_dir()
+        return manifest.load_run(root.path, wanted) if exists else None
+    for run_id in reversed(manifest.list_runs(root.path)):
+        run = manifest.load_run(root.path, run_id)
+        if run.rolled_back:
+            continue
+        if touching is None or any(
+            _where_now(root, _conversation_for(root, r.path), touching) for r in run.files
+        ):
             return run
     return None
 
@@ -214,7 +230,8 @@ def _backed_up(root: Path) -> dict[str, str]:
 
 def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
     """Roll back the chosen run in every storage root under `paths` (restricted to the conversations named)."""
-    found = discover(paths, user_local=options.user_local)
+    unresolved: list[tuple[Path, str]] = []
+    found = discover(paths, user_local=options.user_local, errors=unresolved)
     by_root: dict[str, tuple[StorageRoot, set[str]]] = {}
     for item in found:
         conversation = item if isinstance(item, Conversation) else item.conversation
@@ -223,21 +240,28 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
         )
         entry[1].add(conversation.relative)
     if not by_root:
+        bad = {path for path, _ in unresolved}
         for path in paths:
-            for root, _ in resolve_all(path, user_local=options.user_local):
-                by_root.setdefault(os.path.realpath(root.path), (root, set()))
+            if path not in bad:
+                for root, _ in resolve_all(path, user_local=options.user_local):
+                    by_root.setdefault(os.path.realpath(root.path), (root, set()))
+    whole = _whole_roots(paths, options.user_local)
     # Every root's run is picked before anything is restored. `--run ID` names one run,
     # which a workspace's `.jp/` and its user-local storage may not both have: an error
     # only when no root has it.
     picked = [
-        (root, wanted, _pick_run(root.path, options.run)) for root, wanted in by_root.values()
+        (
+            root,
+            wanted,
+            _pick_run(root, options.run, None if real in whole else wanted),
+        )
+        for real, (root, wanted) in by_root.items()
     ]
     if options.run is not None and all(run is None for _, _, run in picked):
         where = ", ".join(str(manifest.state_dir(root.path)) for root, _, _ in picked)
         raise JpMigrateError(f"{where}: no run {options.run!r}")
-    files: list[StoreFile] = []
+    files: list[StoreFile] = [path_error(path, reason) for path, reason in unresolved]
     rolled: list[str] = []
-    whole = _whole_roots(paths, options.user_local)
     for root, wanted, run in picked:
         covered: set[str] = set()
         if run is not None:
