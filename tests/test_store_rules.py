@@ -204,3 +204,18 @@ def test_a_match_table_the_rule_cannot_read_stops_before_any_store(
     tested = run_cli("rules", "test", "--rules", str(rules))
     assert tested.returncode == 1 and "Traceback" not in tested.stderr + tested.stdout
     assert error in tested.stdout
+
+
+def test_a_rule_id_is_never_read_as_a_directory_of_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--rule store-file-resource` with an (empty, or edited) ./store-file-resource/ there."""
+    from jp_migrate.store.selection import select_rules
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "store-file-resource").mkdir()
+    ids, matches = select_rules(["store-file-resource"])
+    assert ids == ("store-file-resource",)
+    assert matches["store-file-resource"]["tools"] == ["fs_read_file", "read_file"]
+    (tmp_path / "mine").mkdir()
+    assert select_rules(["mine"]) == ((), {})  # a config's directory of rules: none in it

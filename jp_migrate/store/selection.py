@@ -16,8 +16,10 @@ from jp_migrate.errors import JpMigrateError
 from jp_migrate.rules import Rule, discover_rules, rules_dir
 
 
-def _is_dir(item: str | Path) -> bool:
-    return isinstance(item, Path) or Path(item).is_dir()
+def _is_dir(item: str | Path, shipped: Mapping[str, Rule]) -> bool:
+    """A `Path` (`--rules DIR`), or a string that is no shipped id and names a directory
+    (a config's `rules`): a shipped id is never read as a directory of that name."""
+    return isinstance(item, Path) or (item not in shipped and Path(item).is_dir())
 
 
 def select_rules(
@@ -33,7 +35,7 @@ def select_rules(
     shipped = {r.id: r for r in discover_rules(rules_dir(), kind="store")}
     chosen: dict[str, Rule] = {}
     for item in items:
-        if _is_dir(item):
+        if _is_dir(item, shipped):
             for rule in discover_rules(Path(item), kind="store"):
                 chosen.setdefault(rule.id, rule)
         elif str(item) in shipped:
