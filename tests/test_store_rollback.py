@@ -327,3 +327,17 @@ def test_damaged_run_records(tmp_path: Path) -> None:
     result = run_cli("rollback", str(root))
     assert result.returncode == 0, result.stderr
     assert a.read_bytes() == original
+
+
+def test_a_deleted_backup_is_named_missing_not_never_made(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    a = write_conversation(root, "17000000001-a", legacy_events())
+    assert run_cli("conversations", str(root)).returncode == 0
+    (run,) = _runs(root)
+    shutil.rmtree(run / "backup")
+    migrated = a.read_bytes()
+    result = run_cli("rollback", str(root))
+    assert result.returncode == 2
+    assert "the backup run" in result.stderr and "is missing" in result.stderr
+    assert "kept no backup" not in result.stderr and "nothing to roll back" not in result.stdout
+    assert a.read_bytes() == migrated

@@ -140,6 +140,13 @@ def _restore_one(
             sha256_before=current,
         )
     backup = run.directory / record.backup if record.backup else None
+    if backup is not None and not backup.is_file() and not options.downgrade:
+        return StoreFile(
+            **base,
+            status="error",
+            message=f"the backup run {run.id} made of it is missing ({backup}): "
+            "use --downgrade to convert it back instead",
+        )
     if backup is not None and backup.is_file():
         if _sha256(backup) != record.sha256_before:
             return StoreFile(
