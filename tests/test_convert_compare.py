@@ -17,6 +17,7 @@ from jp_migrate.convert.compare import (
     EXPECTED_DIFFERENCES,
     TRANSIENT_ERROR_IN_META,
     compare,
+    compare_asked,
 )
 from jp_migrate.convert.host import ToolRun, blocks_outcome, legacy_outcome
 
@@ -182,3 +183,22 @@ def test_a_parsed_content_array_with_a_question_is_held_against_the_candidates_f
     result = compare(before(ASKS), answered, first=other)
     assert (result.verdict, result.differences) == ("mismatch", ("questions",))
     assert result.compared == (after(ASKS), other)
+
+
+CONFIRM = '{"type": "needs_input", "question": {"id": "ok", "text": "Delete it?", "answer_type": "Boolean", "default": false}}'
+DONE = '{"type": "success", "content": "kept"}'
+
+
+def test_questions_asked_along_the_way_are_compared() -> None:
+    """The last runs agree ("kept"); what was asked before them decides."""
+    control = [before(CONFIRM), before(DONE)]
+    asks = '{"content": [{"type": "question", "question": {"id": "ok", "text": "Delete it?", "schema": {"type": "boolean"}, "default": false}}]}'
+    same = [after(asks), after('{"content": [{"type": "text", "text": "kept"}]}')]
+    assert compare_asked(control, same) is None
+    other = [after(asks.replace("Delete it?", "Wipe EVERYTHING?")), same[1]]
+    assert compare_asked(control, other).differences == ("questions",)  # type: ignore[union-attr]
+    never_asks = [same[1]]
+    assert compare_asked(control, never_asks).differences == ("questions",)  # type: ignore[union-attr]
+    # ... unless its answer was given up front: a legacy host never shows it then
+    assert compare_asked(control, never_asks, given={"ok"}) is None
+    assert compare_asked(never_asks, control, given={"ok"}) is None

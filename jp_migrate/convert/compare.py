@@ -7,10 +7,11 @@ are "expected", by name; anything else is a mismatch naming the fields.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from jp_migrate.contract.normalized import NormalizedOutcome
+from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion
 from jp_migrate.contract.parse import load_json
 from jp_migrate.convert.host import ToolRun, blocks_outcome
 from jp_migrate.convert.render import render
@@ -46,9 +47,7 @@ class Comparison:
 
 
 def _questions(o: NormalizedOutcome) -> list[dict[str, Any]]:
-    return [
-        {"id": q.id, "text": q.text, "schema": q.schema_, "default": q.default} for q in o.questions
-    ]
+    return [_questions_of(q) for q in o.questions]
 
 
 def semantic_differences(a: NormalizedOutcome, b: NormalizedOutcome) -> list[str]:
@@ -61,6 +60,47 @@ def semantic_differences(a: NormalizedOutcome, b: NormalizedOutcome) -> list[str
     if render(a.content) != render(b.content):
         diffs.append("content")
     return diffs
+
+
+def compare_asked(
+    control: Sequence[NormalizedOutcome],
+    candidate: Sequence[NormalizedOutcome],
+    given: Collection[str] = (),
+) -> Comparison | None:
+    """The runs before the last (each asked questions that were then answered); None when
+    they agree (the last runs are `compare`'s), else a mismatch.
+
+    A question both asked must be the same question (text, schema, default). One asked
+    by one side only is a mismatch unless its answer was `given` up front: a host that
+    passes known answers on the first run (JP's legacy hosts) never shows it, while an
+    MCP server asks anyway. With as many runs on both sides, each pair must agree too
+    (a pre-amble is their content).
+    """
+    if len(control) == len(candidate):
+        for before, after in zip(control[:-1], candidate[:-1], strict=True):
+            diffs = semantic_differences(before, after)
+            if diffs:
+                return Comparison("mismatch", tuple(diffs), (before, after))
+        return None
+    asked = [
+        {q.id: (run, q) for run in runs[:-1] for q in run.questions}
+        for runs in (control, candidate)
+    ]
+    for key in dict.fromkeys([*asked[0], *asked[1]]):
+        sides = [side.get(key) for side in asked]
+        if sides[0] is not None and sides[1] is not None:
+            (before, q1), (after, q2) = sides  # type: ignore[misc]
+            if _questions_of(q1) != _questions_of(q2):
+                return Comparison("mismatch", ("questions",), (before, after))
+        elif key not in given:
+            before = sides[0][0] if sides[0] is not None else control[-1]
+            after = sides[1][0] if sides[1] is not None else candidate[-1]
+            return Comparison("mismatch", ("questions",), (before, after))
+    return None
+
+
+def _questions_of(q: NormalizedQuestion) -> dict[str, Any]:
+    return {"id": q.id, "text": q.text, "schema": q.schema_, "default": q.default}
 
 
 def _is_content_array(text: str) -> bool:
