@@ -489,3 +489,18 @@ def test_bracketed_text_in_cases_and_output_is_text_not_markup(tmp_path: Path) -
     assert "Traceback" not in proc.stderr
     shown = proc.stdout + proc.stderr
     assert "lists [/usr/bin]" in shown and "[bold]x[/bold]" in shown
+
+
+def test_no_case_to_run_is_an_error_not_a_pass(ws: Path, tmp_path: Path) -> None:
+    """An empty file, or one whose lines all name another tool: nothing verified, exit 2."""
+    empty = write_cases(tmp_path / "empty.jsonl", [])
+    other = write_cases(tmp_path / "other.jsonl", [{"tool": "legacy", "arguments": {}}])
+    for cases in (empty, other):
+        proc = run_cli(
+            "verify", "--before-tool", "legacy", "--after-tool", "migrated", "-w", str(ws),
+            "--cases", str(cases),
+        )  # fmt: skip
+        assert proc.returncode == 2
+        assert proc.stderr.strip() == (
+            f"error: {cases}: no cases for tool 'migrated' (lines naming another tool are skipped)"
+        )

@@ -278,6 +278,16 @@ def verify(
             loaded = load_cases(cases, tool=tool or after_tool or name)
         else:
             loaded = cases_from_store(cases_from, tool)  # type: ignore[arg-type]
+        if not loaded:  # a gate that verified nothing must not pass
+            for_tool = tool or after_tool or name
+            raise JpMigrateError(
+                f"{cases or cases_from}: no cases"
+                + (
+                    f" for tool {for_tool!r} (lines naming another tool are skipped)"
+                    if for_tool
+                    else ""
+                )
+            )
         if cases_from is not None and not in_place:
             with scratch_roots([control, candidate]) as (scratch_control, scratch_candidate):
                 results = verify_cases(
