@@ -253,3 +253,11 @@ def test_args_are_json_as_jp_reads_it(tmp_path: Path, args: str, reason: str) ->
         "--args", f"@{tmp_path / 'args.json'}",
     )  # fmt: skip
     _one_line_error(proc, "--args is not valid JSON", reason)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "soon"])
+def test_a_timeout_that_is_no_finite_number_of_seconds_is_a_usage_error(value: str) -> None:
+    """`nan` passed click's FloatRange and the wait then spun forever."""
+    proc = run_cli("bridge", "run", "--command", "echo hi", "--timeout", value)
+    assert proc.returncode == 2
+    assert "Invalid value for '--timeout'" in proc.stderr

@@ -106,6 +106,8 @@ def test_a_pyproject_without_the_table_is_an_error_when_named(tmp_path: Path) ->
         ("[verify]\nbefor = 'x'\n", r"verify\.befor: unknown key"),
         ("[verify.control]\na = 1\n", r"verify\.control: expected a table"),
         ("[verify]\ntimeout = -1\n", r"verify\.timeout: expected a number of seconds above 0"),
+        ("[verify]\ntimeout = nan\n", r"verify\.timeout: expected a number of seconds above 0"),
+        ("[verify]\ntimeout = inf\n", r"verify\.timeout: expected a number of seconds above 0"),
         ("paths = [\n", r"\.jp-migrate\.toml: invalid TOML"),
         ("report = ['xml']\n", r"\.jp-migrate\.toml: report: unknown report format 'xml'"),
         ("report = ['json=']\n", r"report: missing file name after '='"),

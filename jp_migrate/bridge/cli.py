@@ -8,6 +8,7 @@ expected, 1 a case mismatched, 2 a case could not run (or bad usage).
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,9 +21,25 @@ from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
 
-_TIMEOUT = click.option(
-    "--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds before a run is killed."
-)
+
+class Seconds(click.ParamType):
+    """A finite number of seconds above 0 (`click.FloatRange` lets `nan` and `inf` through)."""
+
+    name = "seconds"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not 0 < seconds < math.inf:
+            self.fail(f"{value!r}: expected a number of seconds above 0", param, ctx)
+        return seconds
+
+
+_TIMEOUT = click.option("--timeout", type=Seconds(), help="Seconds before a run is killed.")
 
 
 def _json_option(value: str | None, option: str) -> dict[str, Any]:

@@ -28,6 +28,7 @@ file resolve against the file's directory; command-line flags override keys.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -169,7 +170,9 @@ def _verify(where: Path, key: str, value: Any) -> VerifyTargets:
         )
     timeout = value.get("timeout")
     if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0 < timeout < math.inf  # and not nan, which compares false with everything
     ):
         raise ConfigError(where, f"{key}.timeout", "expected a number of seconds above 0")
     control = value.get("control", {})
