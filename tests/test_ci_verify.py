@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 LEGACY_TOOL = """\
@@ -205,3 +206,35 @@ def test_a_read_only_tool_is_reported_as_would_change_by_a_dry_run(tmp_path: Pat
     result = run_cli("tools", "--check", str(ws / "greet.py"))
     assert result.returncode == 1 and "error:" not in result.stderr, result.stderr
     assert "1 would be rewritten, 0 with unhandled sites, 0 errors" in result.stderr
+
+
+SIDE_EFFECTS = """\
+import json
+import sys
+
+import helper  # byte-compiled into __pycache__ when imported
+
+open("log.txt", "a").write("ran\\n")
+data = open("data/value.txt").read().strip()  # through a link to a directory beside the workspace
+print(json.dumps({"type": "success", "content": helper.greet(data)}))
+"""
+
+
+def test_check_runs_both_sides_in_copies_links_out_of_the_workspace_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing the tools write (files, __pycache__) lands in the workspace; a relative
+    link to a directory beside it still leads there from the copies."""
+    ws = workspace(tmp_path / "ws")
+    (ws / "greet.py").write_text(SIDE_EFFECTS)
+    (ws / "helper.py").write_text("def greet(name):\n    return 'hello ' + name\n")
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "value.txt").write_text("Ada\n")
+    (ws / "data").symlink_to(Path("..") / "shared", target_is_directory=True)
+    before = snapshot(ws)
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    result = run_cli("check", "ws", "--no-store", "--report", "json", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr  # greet.py would change
+    assert [c["verdict"] for c in json.loads(result.stdout)["verify"]] == ["match", "match"]
+    assert snapshot(ws) == before
+    assert not (ws / "__pycache__").exists() and not (ws / "log.txt").exists()

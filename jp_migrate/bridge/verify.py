@@ -16,7 +16,6 @@ observations.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -31,6 +30,7 @@ from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.mcp_client import SessionPool
 from jp_migrate.bridge.protocol import HostMode
 from jp_migrate.bridge.questions import AnswerSource
+from jp_migrate.bridge.scratch import copy_workspace
 from jp_migrate.bridge.target import Inputs, Target, run_target
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.contract.normalized import NormalizedOutcome
@@ -176,13 +176,6 @@ def cases_from_store(store: Path, tool: str) -> list[Case]:
     return cases
 
 
-def _ignore_store(directory: str, names: list[str]) -> set[str]:
-    # The conversation store and VCS data are not what a tool runs against.
-    if Path(directory).name == ".jp":
-        return {n for n in names if n == "conversations"}
-    return {n for n in names if n == ".git"}
-
-
 @contextmanager
 def scratch_roots(targets: Sequence[Target]) -> Iterator[list[Target]]:
     """Each target re-rooted in its own throw-away copy of its workspace (tools can have side effects)."""
@@ -190,12 +183,7 @@ def scratch_roots(targets: Sequence[Target]) -> Iterator[list[Target]]:
         moved: list[Target] = []
         for index, target in enumerate(targets):
             copy = Path(tmp) / f"{index}-{target.root.name or 'root'}"
-            try:
-                shutil.copytree(target.root, copy, symlinks=True, ignore=_ignore_store)
-            except OSError as exc:
-                raise BridgeError(
-                    f"cannot copy the workspace: {exc}", source=str(target.root)
-                ) from None
+            copy_workspace(target.root, copy)
             moved.append(target.relocated(copy))
         yield moved
 

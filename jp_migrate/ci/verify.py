@@ -4,9 +4,10 @@ Cases name their tool (`"tool": "…"` on a line, else `[verify] tool`). For a
 tool of the workspace, the control is the tool as it is and the candidate the
 same tool in a scratch copy of the workspace whose tool sources the codemod
 has rewritten, so `check` still writes nothing of the user's. A tool listed in
-`[verify.control]` is instead compared, in place, with the differently named
-control tool given there (an MCP server's transitional twin, say). Like
-`jp-migrate verify --cases`, cases run against the workspace as it is.
+`[verify.control]` is instead compared with the differently named control tool
+given there (an MCP server's transitional twin, say). The control side runs in a
+scratch copy of the workspace as it is: tools' side effects (files they write,
+`__pycache__`) never reach the user's tree.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from jp_migrate.bridge.scratch import copy_workspace
 from jp_migrate.ci.config import CheckConfig
 from jp_migrate.ci.run import capability, shown
 from jp_migrate.codemod.discover import discover
@@ -42,25 +44,21 @@ def _inside(path: Path, root: Path) -> Path:
         ) from None
 
 
-def _ignore(directory: str, names: list[str]) -> set[str]:
-    # The conversation store and VCS data are neither run nor rewritten by tools.
-    if Path(directory).name == ".jp":
-        return {n for n in names if n == "conversations"}
-    return {n for n in names if n in (".git", ".jp-migrate")}
+@contextmanager
+def scratch_copy(workspace: Path) -> Iterator[Path]:
+    """A throw-away copy of `workspace` (no conversation store, no VCS data): tools run
+    there have side effects (files they write, `__pycache__`) in it, not in the user's tree."""
+    with tempfile.TemporaryDirectory(prefix="jp-migrate-check-") as tmp:
+        copy = Path(tmp) / (workspace.name or "workspace")
+        copy_workspace(workspace, copy)
+        yield copy
 
 
 @contextmanager
 def migrated_copy(config: CheckConfig, workspace: Path) -> Iterator[Path]:
     """A scratch copy of `workspace` with its tool sources rewritten by the codemod."""
     api = capability("jp_migrate.codemod.api", "tool codemod")
-    with tempfile.TemporaryDirectory(prefix="jp-migrate-check-") as tmp:
-        copy = Path(tmp) / (workspace.name or "workspace")
-        try:
-            shutil.copytree(workspace, copy, symlinks=True, ignore=_ignore)
-        except OSError as exc:
-            raise JpMigrateError(
-                f"{workspace}: cannot copy the workspace to verify it: {exc}"
-            ) from None
+    with scratch_copy(workspace) as copy:
         # The files the tools step looks at, found in the workspace itself (its .gitignore
         # files, `exclude` from where it was written), then rewritten in the copy. A source
         # the codemod cannot read or parse stays as it is there: the tools step reports it
@@ -121,6 +119,9 @@ def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[Verify
         groups = {tool: groups[tool] for tool in wanted}
     timeout = config.verify.timeout or DEFAULT_TIMEOUT
     with ExitStack() as stack:
+        # The control runs in a copy of the workspace as it is, the candidate in a copy
+        # the codemod migrated (or, for a `[verify.control]` twin, beside it).
+        plain = stack.enter_context(scratch_copy(workspace))
         copy: Path | None = None
         runs: list[tuple[int, Any, Any, Any]] = []  # (index in the file, control, candidate, case)
         for tool, numbered in sorted(groups.items()):
@@ -128,10 +129,11 @@ def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[Verify
             twin = config.verify.control.get(tool)
             if twin is not None:
                 control = Target.from_workspace(workspace, twin).named(candidate.call_name)
+                control, candidate = control.relocated(plain), candidate.relocated(plain)
             else:
                 if copy is None:
                     copy = stack.enter_context(migrated_copy(config, workspace))
-                control, candidate = candidate, candidate.relocated(copy)
+                control, candidate = candidate.relocated(plain), candidate.relocated(copy)
             runs += [(index, control, candidate, case) for index, case in numbered]
 
         def one(run: tuple[int, Any, Any, Any]) -> VerifyCase:
