@@ -73,16 +73,37 @@ def cli() -> None:
     """
 
 
+_SIGNALLED: list[int] = []  # the terminating signal received, if any
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM/SIGHUP (a CI job cancelled, `timeout`, a closed terminal) end the run as
+    Ctrl-C does: running tools (in sessions of their own, which the signal does not
+    reach) are killed, MCP calls cancelled, scratch copies removed."""
+    _SIGNALLED.append(signum)
+    raise KeyboardInterrupt
+
+
+def _on_termination() -> None:
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+            signal.signal(number, _terminated)
+
+
 def main(argv: list[str] | None = None) -> None:
     from jp_migrate.errors import JpMigrateError
 
+    _on_termination()
     try:
         code = cli.main(args=argv, prog_name="jp-migrate", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.Abort:
         click.echo("Aborted.", err=True)
-        sys.exit(130)
+        sys.exit(128 + _SIGNALLED[0] if _SIGNALLED else 130)
     except click.ClickException as exc:
         exc.show()
         sys.exit(2 if exc.exit_code in (1, 2) else exc.exit_code)
@@ -94,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     except OSError as exc:  # e.g. the output could not be written (a full disk)
         _os_error(exc)
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(128 + _SIGNALLED[0] if _SIGNALLED else 130)
     try:
         sys.stdout.flush()  # what is still buffered must reach its file now, or say why not
     except OSError as exc:

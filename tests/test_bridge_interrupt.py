@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -18,10 +19,14 @@ HANG = "import time\nopen(__file__ + '.started', 'a').close()\ntime.sleep(120)\n
 
 
 def _interrupted(
-    args: list[str], cwd: Path, running: Path, env: dict[str, str] | None = None
+    args: list[str],
+    cwd: Path,
+    running: Path,
+    env: dict[str, str] | None = None,
+    sig: signal.Signals = signal.SIGINT,
 ) -> float:
-    """Run the CLI, send SIGINT once `running` exists (its tool runs), and return how long
-    it took from the signal to its exit, which must be 130."""
+    """Run the CLI, send `sig` once `running` exists (its tool runs), and return how long
+    it took from the signal to its exit, which must be 128 + sig (130 for Ctrl-C)."""
     # As from a terminal: a CI job started in the background has SIGINT ignored, which a
     # child inherits (and Python then never raises KeyboardInterrupt); a handler is not.
     ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -41,12 +46,12 @@ def _interrupted(
         time.sleep(0.05)
     time.sleep(0.5)  # a second worker, if any, has started its tool too
     started = time.monotonic()
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     try:
         _, err = proc.communicate(timeout=30)
     finally:
         proc.kill()
-    assert proc.returncode == 130, err
+    assert proc.returncode == 128 + sig, err
     assert "Traceback" not in err
     return time.monotonic() - started
 
@@ -82,17 +87,30 @@ def test_ctrl_c_stops_verify_with_worker_threads(tmp_path: Path, prelude: str) -
     assert _settled(str(hang)) == []
 
 
-def test_ctrl_c_stops_check_while_a_case_runs(tmp_path: Path) -> None:
-    (tmp_path / ".jp").mkdir()
-    hang = tmp_path / "hang-check.py"
-    hang.write_text(HANG)
-    (tmp_path / ".jp" / "config.toml").write_text(
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_ctrl_c_or_sigterm_stops_check_while_a_case_runs(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """SIGTERM (a CI job cancelled, `timeout`) as Ctrl-C: the tools killed, the copies removed.
+
+    $TMPDIR inside the workspace, where the scratch copies (in which the tools run) go.
+    """
+    ws = tmp_path / "ws"
+    scratch = ws / "tmp"
+    scratch.mkdir(parents=True)
+    (ws / ".jp").mkdir()
+    started = tmp_path / "started"  # outside the workspace: the tool runs in a copy
+    hang = ws / "hang-check.py"
+    hang.write_text(f"import time\nopen({str(started)!r}, 'a').close()\ntime.sleep(120)\n")
+    (ws / ".jp" / "config.toml").write_text(
         f'[conversation.tools.h]\nsource = "local"\ncommand = "{sys.executable} {hang}"\n'
     )
-    (tmp_path / "cases.jsonl").write_text('{"tool": "h", "arguments": {}}\n')
-    (tmp_path / ".jp-migrate.toml").write_text('cases = "cases.jsonl"\nstore = false\n')
-    assert _interrupted(["check", str(tmp_path)], tmp_path, Path(f"{hang}.started")) < 15
-    assert _settled(str(hang)) == []
+    (ws / "cases.jsonl").write_text('{"tool": "h", "arguments": {}}\n')
+    (ws / ".jp-migrate.toml").write_text('cases = "cases.jsonl"\nstore = false\n')
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    assert _interrupted(["check", str(ws)], ws, started, env, sig) < 15
+    assert _settled("hang-check.py") == []
+    assert list(scratch.iterdir()) == []  # the scratch copies of the workspace are gone
 
 
 def _mcp_workspace(root: Path, arguments: list[str], tool: str) -> None:

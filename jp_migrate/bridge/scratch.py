@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 from jp_migrate.errors import JpMigrateError
@@ -24,12 +25,16 @@ def _skipped(directory: str, names: list[str]) -> set[str]:
 def copy_workspace(root: Path, copy: Path) -> None:
     """Copy `root` to `copy` (a new directory); JpMigrateError naming `root` when it cannot."""
     base = os.path.abspath(root)
+    scratch = os.path.abspath(tempfile.gettempdir())  # where every scratch copy is made
     outward: list[tuple[str, str]] = []  # (link in the copy, relative to it; absolute target)
 
     def ignore(directory: str, names: list[str]) -> set[str]:
         skipped = _skipped(directory, names)
         for name in names:
             path = os.path.join(directory, name)
+            if os.path.abspath(path) == scratch:
+                skipped.add(name)  # $TMPDIR inside the workspace: the copies are made there
+                continue
             if name in skipped or not os.path.islink(path):
                 continue
             target = os.readlink(path)

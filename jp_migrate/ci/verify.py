@@ -66,7 +66,12 @@ def migrated_copy(config: CheckConfig, workspace: Path) -> Iterator[Path]:
         for source in config.sources:
             _inside(source, workspace)  # a source outside the workspace is an error
         found = discover(list(config.sources), config.exclude, config.exclude_base)
-        copies = [_own_file(copy / _inside(p, workspace), p) for p in found]
+        scratch = copy.parent.resolve()  # the copy itself, when $TMPDIR is in the workspace
+        copies = [
+            _own_file(copy / _inside(p, workspace), p)
+            for p in found
+            if not p.resolve().is_relative_to(scratch)
+        ]
         api.migrate_tools(copies, api.ToolsOptions(write=True))
         yield copy
 
@@ -120,19 +125,23 @@ def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[Verify
     timeout = config.verify.timeout or DEFAULT_TIMEOUT
     with ExitStack() as stack:
         # The control runs in a copy of the workspace as it is, the candidate in a copy
-        # the codemod migrated (or, for a `[verify.control]` twin, beside it).
+        # the codemod migrated (or, for a `[verify.control]` twin, beside it). The
+        # migrated one is made first: its codemod must not find the other ($TMPDIR may
+        # lie inside the workspace).
+        twins = {tool: config.verify.control.get(tool) for tool in groups}
+        copy = None
+        if any(twin is None for twin in twins.values()):
+            copy = stack.enter_context(migrated_copy(config, workspace))
         plain = stack.enter_context(scratch_copy(workspace))
-        copy: Path | None = None
         runs: list[tuple[int, Any, Any, Any]] = []  # (index in the file, control, candidate, case)
         for tool, numbered in sorted(groups.items()):
             candidate = Target.from_workspace(workspace, tool)
-            twin = config.verify.control.get(tool)
+            twin = twins[tool]
             if twin is not None:
                 control = Target.from_workspace(workspace, twin).named(candidate.call_name)
                 control, candidate = control.relocated(plain), candidate.relocated(plain)
             else:
-                if copy is None:
-                    copy = stack.enter_context(migrated_copy(config, workspace))
+                assert copy is not None
                 control, candidate = candidate.relocated(plain), candidate.relocated(copy)
             runs += [(index, control, candidate, case) for index, case in numbered]
 
