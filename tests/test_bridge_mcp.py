@@ -290,3 +290,34 @@ def test_a_server_that_never_answers_is_bounded_by_its_startup_timeout_not_timeo
         "MCP server 's': start timed out after 2.5s (its startup_timeout_secs)"
     )
     assert live_processes(marker) == []
+
+
+RAW_SERVER = """\
+import json, sys
+RESULT = json.loads(sys.argv[1])
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    m = msg["method"]
+    if m == "initialize":
+        res = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
+               "serverInfo": {"name": "raw", "version": "1"}}
+    elif m == "tools/list":
+        res = {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}
+    elif m == "tools/call":
+        res = RESULT
+    else:
+        res = {}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": res}) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_a_result_the_sdk_refuses_is_one_line_naming_the_field(tmp_path: Path) -> None:
+    server = tmp_path / "raw_server.py"
+    server.write_text(RAW_SERVER)
+    result = '{"content": [{"type": "text", "text": "ok"}, {"type": "text"}]}'
+    ws = _workspace(tmp_path, sys.executable, [str(server), result], "t")
+    rc, _, err = bridge("t", "--timeout", "20", ws=ws)
+    _one_line(rc, err, "tools/call 't' failed: the server sent an invalid CallToolResult: content.1")

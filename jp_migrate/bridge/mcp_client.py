@@ -153,6 +153,21 @@ def _cancel_calls() -> None:
 stop.on_stop(_cancel_calls)
 
 
+def _one_line(exc: BaseException) -> str:
+    """An exception as one line: the SDK's validation of what a server sent names the
+    first field that is wrong (pydantic's own text is one paragraph per union member)."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        errors = exc.errors()
+        first = errors[0] if errors else {"loc": (), "msg": str(exc)}
+        where = ".".join(str(part) for part in first["loc"])
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        return f"the server sent an invalid {exc.title}: {where}: {first['msg']}{more}"
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 class McpSession:
     def __init__(self, server: McpServer, root: Path, *, timeout: float | None = None) -> None:
         self.server = server
@@ -209,7 +224,7 @@ class McpSession:
             return BridgeError(
                 f"cannot start {self.server.command!r}: {exc.strerror or exc}", source=self.label
             )
-        detail = str(exc) or type(exc).__name__
+        detail = _one_line(exc)
         return BridgeError(f"{doing} failed: {detail}{said}", source=self.label)
 
     def __enter__(self) -> Self:
