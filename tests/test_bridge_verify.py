@@ -504,3 +504,30 @@ def test_no_case_to_run_is_an_error_not_a_pass(ws: Path, tmp_path: Path) -> None
         assert proc.stderr.strip() == (
             f"error: {cases}: no cases for tool 'migrated' (lines naming another tool are skipped)"
         )
+
+
+def test_two_workspaces_read_the_candidate_s_paths_as_the_control_s(tmp_path: Path) -> None:
+    """The same tool in two checkouts prints its own path: the same behaviour, a match."""
+    legacy = 'import json\nprint(json.dumps({"type": "success", "content": "at " + __file__}))\n'
+    migrated = (
+        "import json\n"
+        'print(json.dumps({"content": [{"type": "text", "text": "at " + __file__}]}))\n'
+    )
+    for name, source in (("before", legacy), ("after", migrated)):
+        (tmp_path / name / ".jp").mkdir(parents=True)
+        (tmp_path / name / "where.py").write_text(source)
+        (tmp_path / name / ".jp" / "config.toml").write_text(
+            '[conversation.tools.where]\nsource = "local"\n'
+            f'command = "{sys.executable} {tmp_path / name / "where.py"}"\n'
+        )
+    cases = write_cases(tmp_path / "c.jsonl", [{"arguments": {}}])
+    rc, report, _, err = verify(
+        tmp_path,
+        "--before-workspace", str(tmp_path / "before"),
+        "--after-workspace", str(tmp_path / "after"),
+        "--tool", "where", "--cases", str(cases),
+    )  # fmt: skip
+    assert rc == 0, err
+    (case,) = report["verify"]
+    assert case["verdict"] == "match"
+    assert case["candidate"]["text"] == f"at {tmp_path / 'before' / 'where.py'}"

@@ -206,15 +206,25 @@ class _Observation:
 
 
 def _observe(
-    target: Target, case: Case, mode: HostMode, timeout: float | None, sessions: SessionPool | None
+    target: Target,
+    case: Case,
+    mode: HostMode,
+    timeout: float | None,
+    sessions: SessionPool | None,
+    read_as: Path | None = None,
 ) -> _Observation:
+    """One side's runs; a path of its workspace (or scratch copy) in what the tool printed
+    reads as `read_as` (the control's workspace), else as its own workspace."""
     source = AnswerSource(given=case.answers)
     resolution = run_target(
         target, case.inputs, mode=mode, source=source, timeout=timeout, sessions=sessions
     )
     rounds = list(resolution.rounds)
+    own = target.copied_from or target.root
     if target.copied_from is not None:
-        rounds = [unrooted(r, target.root, target.copied_from) for r in rounds]
+        rounds = [unrooted(r, target.root, own) for r in rounds]
+    if read_as is not None and read_as != own:
+        rounds = [unrooted(r, own, read_as) for r in rounds]
     return _Observation(rounds, resolution.warnings)
 
 
@@ -288,9 +298,12 @@ def verify_case(
         ("control", before, "legacy"),
         ("candidate", after, "blocks"),
     )
+    # Two workspaces (`--before-workspace`, `--after-workspace`): a path of the candidate's
+    # reads as the control's, so the same behaviour compares equal.
+    home = before.copied_from or before.root
     for side, target, mode in sides:
         try:
-            observed[side] = _observe(target, case, mode, timeout, sessions)
+            observed[side] = _observe(target, case, mode, timeout, sessions, home)
         except JpMigrateError as exc:
             errors.append(f"{'before' if side == 'control' else 'after'}: {exc}")
     control = observed.get("control")
