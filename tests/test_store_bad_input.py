@@ -162,9 +162,9 @@ def _assert_one_error(result: object, bad_name: str, reason: str) -> None:
     assert "Traceback" not in result.stderr  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("case", CASES, ids=list(CASES))
-def test_bad_input(tmp_path: Path, case: str) -> None:
-    make, reason = CASES[case]
+def _refused_alone(tmp_path: Path, make: Callable[[Path], Path], reason: str) -> Path:
+    """A store of one good conversation and the bad one `make` writes, migrated: the bad
+    one is one error line naming it (exit 2) and left byte for byte, the good one migrated."""
     root, good = _store(tmp_path)
     bad = make(root)
     bad_bytes = bad.read_bytes()
@@ -173,6 +173,13 @@ def test_bad_input(tmp_path: Path, case: str) -> None:
     _assert_one_error(result, BAD, reason)
     assert isinstance(responses(good)[0]["content"], list)  # the rest was migrated
     assert bad.read_bytes() == bad_bytes  # the bad file untouched
+    return root
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_bad_input(tmp_path: Path, case: str) -> None:
+    make, reason = CASES[case]
+    root = _refused_alone(tmp_path, make, reason)
     # the dry run and the check name it the same way
     check = run_cli("conversations", str(root), "--check")
     assert check.returncode == 2
@@ -267,11 +274,4 @@ RESPONSE = '{"type": "tool_call_response", "id": "x1", "content": "aGVsbG8=", "i
 def test_an_event_that_cannot_be_rewritten_faithfully_is_refused(
     tmp_path: Path, make: Callable[[Path], Path], reason: str
 ) -> None:
-    root, good = _store(tmp_path)
-    bad = make(root)
-    bad_bytes = bad.read_bytes()
-    result = run_cli("conversations", str(root))
-    assert result.returncode == 2, result.stdout + result.stderr
-    _assert_one_error(result, BAD, reason)
-    assert isinstance(responses(good)[0]["content"], list)
-    assert bad.read_bytes() == bad_bytes
+    _refused_alone(tmp_path, make, reason)
