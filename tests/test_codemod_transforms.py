@@ -208,6 +208,12 @@ def test_skip_comment_on_any_line_of_a_key_by_key_build(marked: int) -> None:
     assert rewrite(source) == source
 
 
+def test_skip_words_inside_a_string_are_no_marker() -> None:
+    """Found by the property test: an Outcome whose content is "#jp-migrate:skip"."""
+    source = 'x = {"type": "success", "content": "#jp-migrate:skip"}\n'
+    assert rewrite(source) == 'x = {"content": [{"type": "text", "text": "#jp-migrate:skip"}]}\n'
+
+
 def test_syntax_error_names_line_and_column() -> None:
     result = migrate_source('x = {"type": "success", "content": (\n')
     assert result.status == "error"

@@ -10,7 +10,9 @@ concatenation are not detected (and are documented as such).
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 # A tag right after an opening quote or a quoted JSON key: covers "x", 'x', """x""", r"x", b"x",
 # and a JSON string's escaped quotes (`"{\"type\": \"success\"}"`: the closing quote follows `\`).
@@ -31,12 +33,20 @@ def may_contain_outcome(source: str) -> bool:
 
 
 def skip_lines(source: str) -> frozenset[int]:
-    """1-based numbers of the lines carrying a `# jp-migrate: skip` comment."""
+    """1-based numbers of the lines carrying a `# jp-migrate: skip` comment (a comment
+    token: the words inside a string, say an Outcome's content, are no marker)."""
     if "jp-migrate" not in source:
         return frozenset()
-    return frozenset(
-        number for number, line in enumerate(source.splitlines(), start=1) if _SKIP.search(line)
-    )
+    try:
+        return frozenset(
+            token.start[0]
+            for token in tokenize.generate_tokens(io.StringIO(source).readline)
+            if token.type == tokenize.COMMENT and _SKIP.search(token.string)
+        )
+    except (tokenize.TokenError, SyntaxError):  # libcst took it, tokenize did not: by line
+        return frozenset(
+            n for n, line in enumerate(source.splitlines(), start=1) if _SKIP.search(line)
+        )
 
 
 def file_is_skipped(source: str) -> bool:
