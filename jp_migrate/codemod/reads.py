@@ -40,6 +40,13 @@ from jp_migrate.codemod.sites import KEYED_DICT, READS_LEGACY_KEYS, Finding
 DESCRIPTION = "Code reading a legacy Outcome's keys back is reported."
 
 _READ_KEYS = LEGACY_KEYS | {"type"}
+
+
+def _maybe_legacy(key: str | None) -> bool:
+    """A key that is, or may be (not a constant, a `**` spread), a legacy Outcome key."""
+    return key is None or key in _READ_KEYS
+
+
 _READ_METHODS = frozenset({"get", "pop", "setdefault"})
 
 
@@ -107,9 +114,13 @@ def _params(function: cst.FunctionDef) -> tuple[list[str], list[str]]:
     A value passed in never binds the receiver; marking `self` would make every
     `self.x["content"]` of the file a site.
     """
-    p = function.params
+    return _param_names(function.params, skip_receiver=True)
+
+
+def _param_names(p: cst.Parameters, *, skip_receiver: bool = False) -> tuple[list[str], list[str]]:
+    """(positional parameter names in order, every parameter name) of a def or a lambda."""
     positional = [x.name.value for x in (*p.posonly_params, *p.params)]
-    if positional[:1] and positional[0] in _RECEIVERS:
+    if skip_receiver and positional[:1] and positional[0] in _RECEIVERS:
         positional = positional[1:]
     every = positional + [x.name.value for x in p.kwonly_params]
     every += [s.name.value for s in (p.star_arg, p.star_kwarg) if isinstance(s, cst.Param)]
@@ -266,7 +277,7 @@ def _callbacks(found: Scan, outcomes: set[int]) -> list[tuple[list[str], Refs]]:
             value = arg.value
             params: list[str] = []
             if isinstance(value, cst.Lambda):
-                params = _params_of(value.params)
+                params = _param_names(value.params)[1]
             else:
                 name = dotted(value)
                 functions = found.functions.get(name.rpartition(".")[2]) if name else None
@@ -275,11 +286,6 @@ def _callbacks(found: Scan, outcomes: set[int]) -> list[tuple[list[str], Refs]]:
                 others = [a for i, a in enumerate(call.args) if i != index]
                 out.append((params, _union(refs(a.value, outcomes) for a in others)))
     return out
-
-
-def _params_of(p: cst.Parameters) -> list[str]:
-    every = [x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)]
-    return every + [s.name.value for s in (p.star_arg, p.star_kwarg) if isinstance(s, cst.Param)]
 
 
 def _decorated(found: Scan) -> list[tuple[list[str], Refs]]:
@@ -342,7 +348,7 @@ def _may_update_legacy_key(call: cst.Call) -> bool:
             return True
         else:
             keys = [e.key for e in dict_entries(arg.value)]
-        if any(key is None or key in _READ_KEYS for key in keys):
+        if any(_maybe_legacy(key) for key in keys):
             return True
     return False
 
@@ -431,7 +437,7 @@ def _may_set_legacy_key(node: cst.BaseExpression) -> bool:
     that is not a constant, or `**`), or anything else."""
     if not isinstance(node, cst.Dict):
         return True
-    return any(key is None or key in _READ_KEYS for key in (e.key for e in dict_entries(node)))
+    return any(_maybe_legacy(e.key) for e in dict_entries(node))
 
 
 _MERGED = "the rewrite does not see the merged dict"
@@ -444,7 +450,7 @@ def _merge_candidates(found: Scan) -> list[_Candidate]:
     for node, _scope in found.dicts:
         spread = [e for e in node.elements if isinstance(e, cst.StarredDictElement)]
         keyed = [e for e in dict_entries(node) if isinstance(e.item, cst.DictElement)]
-        if spread and (len(spread) > 1 or any(e.key is None or e.key in _READ_KEYS for e in keyed)):
+        if spread and (len(spread) > 1 or any(_maybe_legacy(e.key) for e in keyed)):
             for element in spread:
                 reason = f"merges {{what}} into a dict that may set legacy Outcome keys: {_MERGED}"
                 out.append(_Candidate(element, element.value, KEYED_DICT, reason))
