@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
@@ -14,6 +15,18 @@ from store_support import b64, corpus_store, legacy_events, responses, snapshot,
 def _runs(root: Path) -> list[Path]:
     runs = root / ".jp-migrate" / "runs"
     return sorted(runs.iterdir()) if runs.is_dir() else []
+
+
+def _migrated(
+    root: Path, name: str, events: list[Any], *flags: str
+) -> tuple[Path, bytes, list[Path]]:
+    """A conversation written into `root`, then `root` migrated (with `flags`): its
+    events.json, the bytes it held before, and the run directories there now."""
+    path = write_conversation(root, name, events)
+    original = path.read_bytes()
+    result = run_cli("conversations", str(root), *flags)
+    assert result.returncode == 0, result.stderr
+    return path, original, _runs(root)
 
 
 def test_state_dir_is_beside_conversations_and_ignored_by_git(tmp_path: Path) -> None:
@@ -102,10 +115,8 @@ def test_rollback_of_an_unknown_run_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_downgrade_converts_back_when_there_is_no_backup(tmp_path: Path) -> None:
     root = tmp_path / "store"
-    a = write_conversation(root, "17000000001-a", legacy_events(text="plain ✓", encode=False))
-    original = a.read_bytes()
-    assert run_cli("conversations", str(root), "--no-backup").returncode == 0
-    (run,) = _runs(root)
+    events = legacy_events(text="plain ✓", encode=False)
+    a, original, (run,) = _migrated(root, "17000000001-a", events, "--no-backup")
     assert not (run / "backup").exists()
 
     without = run_cli("rollback", str(root))
@@ -125,9 +136,7 @@ def test_an_integer_beyond_64_bits_in_a_rewritten_event_keeps_its_digits(
     root = tmp_path / "store"
     events = legacy_events()
     events[2]["metadata"] = {"n": int(number), "m": [int(number)], "f": 1.5}
-    a = write_conversation(root, "17000000001-a", events)
-    original = a.read_bytes()
-    assert run_cli("conversations", str(root), "--no-backup").returncode == 0
+    a, original, _ = _migrated(root, "17000000001-a", events, "--no-backup")
     migrated = a.read_text()
     assert f'"n": {number},' in migrated and f"      {number}\n" in migrated
     assert json.loads(migrated)[2]["content"] == [{"type": "text", "text": b64("Check succeeded.")}]
@@ -213,10 +222,7 @@ def test_verify_warns_about_events_that_would_not_survive_a_downgrade(tmp_path: 
 
 def test_an_interrupted_run_is_rolled_back_from_its_journal(tmp_path: Path) -> None:
     root = tmp_path / "store"
-    a = write_conversation(root, "17000000001-a", legacy_events())
-    original = a.read_bytes()
-    assert run_cli("conversations", str(root)).returncode == 0
-    (run,) = _runs(root)
+    a, original, (run,) = _migrated(root, "17000000001-a", legacy_events())
     (run / "manifest.json").unlink()  # as if the run was killed before writing it
     assert (run / "journal.jsonl").read_text().count("\n") == 1
     result = run_cli("rollback", str(root))
@@ -260,10 +266,7 @@ def test_rollback_finds_a_conversation_archived_since_and_names_one_that_is_gone
 
 def test_downgrade_leaves_files_an_older_run_backed_up_to_that_run(tmp_path: Path) -> None:
     root = tmp_path / "store"
-    first = write_conversation(root, "17000000001-first", legacy_events())
-    original = first.read_bytes()
-    assert run_cli("conversations", str(root)).returncode == 0
-    (older,) = _runs(root)
+    first, original, (older,) = _migrated(root, "17000000001-first", legacy_events())
     second = write_conversation(root, "17000000002-second", legacy_events("call_2"))
     assert run_cli("conversations", str(root)).returncode == 0
 
@@ -313,10 +316,7 @@ def test_verify_reports_an_invalid_base64_blob(tmp_path: Path) -> None:
 
 def test_damaged_run_records(tmp_path: Path) -> None:
     root = tmp_path / "store"
-    a = write_conversation(root, "17000000001-a", legacy_events())
-    original = a.read_bytes()
-    assert run_cli("conversations", str(root)).returncode == 0
-    (run,) = _runs(root)
+    a, original, (run,) = _migrated(root, "17000000001-a", legacy_events())
     (run / "manifest.json").write_text("[]")  # JSON, but no run record
     refused = run_cli("rollback", str(root))
     assert refused.returncode == 2 and "unreadable run record" in refused.stderr
