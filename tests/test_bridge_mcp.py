@@ -321,3 +321,22 @@ def test_a_result_the_sdk_refuses_is_one_line_naming_the_field(tmp_path: Path) -
     ws = _workspace(tmp_path, sys.executable, [str(server), result], "t")
     rc, _, err = bridge("t", "--timeout", "20", ws=ws)
     _one_line(rc, err, "tools/call 't' failed: the server sent an invalid CallToolResult: content.1")
+
+
+def test_what_a_server_started_does_not_outlive_the_run(tmp_path: Path) -> None:
+    """A server that exits cleanly leaves its background children in its process group:
+    they are killed with it, as a local tool's are (they had been left running)."""
+    marker = str(tmp_path / "left-behind")
+    server = tmp_path / "spawning_server.py"
+    server.write_text(
+        "import subprocess, sys\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)', "
+        f"{marker!r}], stdin=subprocess.DEVNULL,\n"
+        "                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        + RAW_SERVER.replace("RESULT = json.loads(sys.argv[1])", "RESULT = {'content': []}"),
+        encoding="utf-8",
+    )
+    ws = _workspace(tmp_path, sys.executable, [str(server)], "t")
+    rc, _, err = bridge("t", "--timeout", "20", ws=ws)
+    assert rc == 0, err
+    assert live_processes(marker) == []

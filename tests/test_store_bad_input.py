@@ -274,4 +274,8 @@ RESPONSE = '{"type": "tool_call_response", "id": "x1", "content": "aGVsbG8=", "i
 def test_an_event_that_cannot_be_rewritten_faithfully_is_refused(
     tmp_path: Path, make: Callable[[Path], Path], reason: str
 ) -> None:
-    _refused_alone(tmp_path, make, reason)
+    root = _refused_alone(tmp_path, make, reason)
+    # --check refuses it as the run did (it had counted it as one more to migrate: exit 1)
+    check = run_cli("conversations", str(root), "--check")
+    assert check.returncode == 2, check.stdout + check.stderr
+    _assert_one_error(check, BAD, reason)

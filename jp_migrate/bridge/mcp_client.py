@@ -4,13 +4,16 @@
 blocking portal thread for as long as the session is open, so an
 `input_required` retry reaches the same server process. Every failure (the
 server does not start, times out, answers with a JSON-RPC error) becomes one
-BridgeError; the SDK's stdio transport kills the server's process tree on close.
+BridgeError; the SDK's stdio transport kills the server's process tree on close
+when the server does not exit itself, and the session then kills what the
+server left in its process group (as a local tool's are).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -153,6 +156,34 @@ def _cancel_calls() -> None:
 stop.on_stop(_cancel_calls)
 
 
+def _spawned_groups() -> list[int]:
+    """The process groups led by children of this thread: the server, when called in the
+    portal thread that spawned it (the SDK starts it in a new session, its pid its group's
+    id). Empty where /proc lists no children (not Linux, or a kernel without
+    CONFIG_PROC_CHILDREN): there, what a server leaves behind is not found."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/children") as listing:
+            pids = [int(pid) for pid in listing.read().split()]
+    except OSError:
+        return []
+    return [pid for pid in pids if _leads_group(pid)]
+
+
+def _leads_group(pid: int) -> bool:
+    try:
+        return os.getpgid(pid) == pid
+    except OSError:  # gone already
+        return False
+
+
+def _kill_groups(groups: list[int]) -> None:
+    """SIGKILL what is left in each group: a leader that exited cannot have its id reused
+    while its group has members, so this reaches only what the server started."""
+    for group in groups:
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+
+
 def _one_line(exc: BaseException) -> str:
     """An exception as one line: the SDK's validation of what a server sent names the
     first field that is wrong (pydantic's own text is one paragraph per union member)."""
@@ -273,10 +304,12 @@ class McpSession:
         self._life = anyio.CancelScope()
         if self._aborted:  # set before `_life` existed (abort reads `_life` after setting it)
             self._life.cancel()
+        groups: list[int] = []
         try:
             with self._life, anyio.CancelScope(deadline=deadline) as connecting:
                 async with client:
                     connecting.deadline = math.inf
+                    groups = _spawned_groups()
                     task_status.started(send)
                     async with receive:
                         async for work, future in receive:
@@ -288,6 +321,7 @@ class McpSession:
                                 future.set_exception(exc)
                             self._current = None
         finally:
+            _kill_groups(groups)  # the server is stopped by now; its children go too
             current, self._current = self._current, None
             if current is not None and not current.done():  # cancelled (abort) mid-call
                 current.set_exception(KeyboardInterrupt())

@@ -11,7 +11,7 @@ exact bytes, and a migrated one is written in the style of the event it replaces
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -61,20 +61,42 @@ def _find(raw: bytes, needle: bytes, start: int) -> int:
 def splice_canonical(raw: bytes, events: list[Any], replaced: Mapping[int, Any]) -> bytes | None:
     """Replace each changed event where it sits in canonical form; None when one is not found.
 
-    Found means the old event's exact canonical bytes at a top-level element
-    boundary (2-space indent, after the opening `[` or a `,`, followed by `,` or
-    the closing newline), so only those bytes change. Only a file whose first
-    element sits at JP's indent is searched: in one indented otherwise, an event
-    nested in another (a copy of the response inside a fork, say) could read as
-    top-level. Without a full dump, this costs a search per changed event.
+    Without a full dump, this costs a search per changed event (see `_canonical_spans`).
     """
-    if not raw.startswith(b"[\n  {"):
+    spans = _canonical_spans(raw, events, replaced)
+    if spans is None:
         return None
     out: list[bytes] = []
     cursor = 0
-    for index in sorted(replaced):
-        old, new = element(events[index]), element(replaced[index])
-        if old is None or new is None:
+    for index, (at, end) in zip(sorted(replaced), spans, strict=True):
+        new = element(replaced[index])
+        if new is None:
+            return None
+        out.append(raw[cursor:at])
+        out.append(new)
+        cursor = end
+    out.append(raw[cursor:])
+    return b"".join(out)
+
+
+def _canonical_spans(
+    raw: bytes, events: list[Any], indices: Iterable[int]
+) -> list[tuple[int, int]] | None:
+    """Where each of these events sits in canonical form, in index order; None if one does not.
+
+    Found means the event's exact canonical bytes at a top-level element boundary
+    (2-space indent, after the opening `[` or a `,`, followed by `,` or the
+    closing newline). Only a file whose first element sits at JP's indent is
+    searched: in one indented otherwise, an event nested in another (a copy of
+    the response inside a fork, say) could read as top-level.
+    """
+    if not raw.startswith(b"[\n  {"):
+        return None
+    spans: list[tuple[int, int]] = []
+    cursor = 0
+    for index in sorted(indices):
+        old = element(events[index])
+        if old is None:
             return None
         at = _find(raw, old, cursor)
         end = at + len(old)
@@ -84,11 +106,23 @@ def splice_canonical(raw: bytes, events: list[Any], replaced: Mapping[int, Any])
             or not (at == 1 or raw[at - 1 : at] == b",")  # `[` only opens the file
         ):
             return None
-        out.append(raw[cursor:at])
-        out.append(new)
+        spans.append((at, end))
         cursor = end
-    out.append(raw[cursor:])
-    return b"".join(out)
+    return spans
+
+
+def check_rewritable(raw: bytes, events: list[Any], indices: Iterable[int]) -> None:
+    """The ContractError `rewrite` would raise for replacing these events, without
+    building any: `--check` refuses what a real run refuses (a repeated field, a
+    file nested too deeply to splice)."""
+    indices = sorted(indices)
+    if not indices or _canonical_spans(raw, events, indices) is not None:
+        return
+    text = raw.decode("utf-8")
+    spans = _spans(text)
+    for index in indices:
+        start, end = spans[index]
+        _no_repeated_field(text[start:end], index)
 
 
 def element_spans(text: str) -> list[tuple[int, int]]:
@@ -123,10 +157,7 @@ def splice(text: str, replaced: Mapping[int, Any]) -> str:
     An element about to be replaced that repeats one of its fields is refused:
     the parsers kept only its last value, and JP's serde_json refuses the event.
     """
-    try:
-        spans = element_spans(text)
-    except RecursionError:
-        raise ContractError("nested too deeply to rewrite it (JP reads 128 levels)") from None
+    spans = _spans(text)
     out: list[str] = []
     cursor = 0
     for index in sorted(replaced):
@@ -137,6 +168,13 @@ def splice(text: str, replaced: Mapping[int, Any]) -> str:
         cursor = end
     out.append(text[cursor:])
     return "".join(out)
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    try:
+        return element_spans(text)
+    except RecursionError:
+        raise ContractError("nested too deeply to rewrite it (JP reads 128 levels)") from None
 
 
 def _no_repeated_field(element: str, index: int) -> None:

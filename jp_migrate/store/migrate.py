@@ -152,13 +152,14 @@ def count_legacy(
 
     The verdicts are `upgrade_response`'s: a response of the common shape passes
     the same test its fast path uses, any other goes through it (so a bad one fails
-    here exactly as in a real run). Only URL-safe candidates are decoded, and no
-    new event or file is built.
+    here exactly as in a real run), and a file the rewrite would refuse (a repeated
+    field, nested too deeply) is refused. Only URL-safe candidates are decoded, and
+    no new event or file is built.
     """
     if not may_hold_response(loaded.raw):
         return 0, []
     check_blobs(loaded.events)
-    count = 0
+    counted: list[int] = []
     repairs: list[Repair] = []
     for index, event in enumerate(loaded.events):
         # is_response, inlined (this loop visits every event of every file); both parsers
@@ -166,7 +167,7 @@ def count_legacy(
         if type(event) is not dict or event.get("type") != "tool_call_response":
             continue
         if is_plain_legacy(event):  # the common case, checked without building the new event
-            count += 1
+            counted.append(index)
             content = event["content"]
             if may_be_urlsafe(content) and decode_payload(content)[1] == "urlsafe":
                 repairs.append(_repair(index, event))
@@ -176,10 +177,11 @@ def count_legacy(
         except ContractError as exc:
             raise ContractError(exc.reason, field=f"[{index}].{exc.field}".rstrip(".")) from None
         if upgrade is not None:
-            count += 1
+            counted.append(index)
             if upgrade.repaired:
                 repairs.append(_repair(index, event))
-    return count, repairs
+    canonical.check_rewritable(loaded.raw, loaded.events, counted)
+    return len(counted), repairs
 
 
 def _repair(index: int, event: dict[str, Any]) -> Repair:
