@@ -207,6 +207,21 @@ def test_a_timeout_holds_when_a_child_left_the_process_group(tmp_path: Path) -> 
     _one_line_error(proc, "timed out after 1s; killed its process group")
 
 
+def test_a_timeout_says_when_the_tool_exited_but_its_child_holds_the_output(
+    tmp_path: Path,
+) -> None:
+    """A daemon keeping stdout open: the wait is for it, not the tool, and the error says so."""
+    proc = run_cli(
+        "bridge", "run", "--command", "sh -c 'sleep 30 & echo hi'", "-w", str(tmp_path),
+        "--timeout", "1",
+    )  # fmt: skip
+    _one_line_error(
+        proc,
+        "timed out after 1s: it exited (code 0), but a process it started kept its output open; "
+        "killed its process group",
+    )
+
+
 def _printing(tmp_path: Path, text: str) -> str:
     """A `--command` that prints `text` as the tool's stdout."""
     out = tmp_path / "out.txt"

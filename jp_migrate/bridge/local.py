@@ -53,10 +53,16 @@ def run_process(
     try:
         stdout, stderr = _communicate(proc, timeout)
     except subprocess.TimeoutExpired:
+        exited = proc.poll()  # before the kill: did the tool itself finish?
         _kill_group(proc)
         _reap(proc)
+        why = (
+            ""
+            if exited is None
+            else f": it exited (code {exited}), but a process it started kept its output open"
+        )
         raise BridgeError(
-            f"timed out after {timeout:g}s; killed its process group", source=f"tool {name!r}"
+            f"timed out after {timeout:g}s{why}; killed its process group", source=f"tool {name!r}"
         ) from None
     except BaseException:
         _kill_group(proc)
