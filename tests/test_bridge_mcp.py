@@ -340,3 +340,22 @@ def test_what_a_server_started_does_not_outlive_the_run(tmp_path: Path) -> None:
     rc, _, err = bridge("t", "--timeout", "20", ws=ws)
     assert rc == 0, err
     assert live_processes(marker) == []
+
+
+def test_a_group_id_taken_by_another_process_since_is_left_alone() -> None:
+    """Once a server's group is empty its id may go to a new process: that one is not killed."""
+    import subprocess
+
+    from jp_migrate.bridge.mcp_client import _kill_groups, _start_time
+
+    other = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    try:
+        started = _start_time(other.pid)
+        assert started is not None
+        _kill_groups([(other.pid, str(int(started) - 1))])  # the server had started earlier
+        assert other.poll() is None
+        _kill_groups([(other.pid, started)])  # the server's own group
+        assert other.wait(timeout=5) == -9
+    finally:
+        other.kill()
+        other.wait()

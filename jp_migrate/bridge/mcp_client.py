@@ -156,7 +156,10 @@ def _cancel_calls() -> None:
 stop.on_stop(_cancel_calls)
 
 
-def _spawned_groups() -> list[int]:
+Group = tuple[int, str]  # a process group's id (its leader's pid), and the leader's start time
+
+
+def _spawned_groups() -> list[Group]:
     """The process groups led by children of this thread: the server, when called in the
     portal thread that spawned it (the SDK starts it in a new session, its pid its group's
     id). Empty where /proc lists no children (not Linux, or a kernel without
@@ -166,7 +169,21 @@ def _spawned_groups() -> list[int]:
             pids = [int(pid) for pid in listing.read().split()]
     except OSError:
         return []
-    return [pid for pid in pids if _leads_group(pid)]
+    groups = []
+    for pid in pids:
+        started = _start_time(pid)
+        if started is not None and _leads_group(pid):
+            groups.append((pid, started))
+    return groups
+
+
+def _start_time(pid: int) -> str | None:
+    """When the process started (field 22 of /proc/PID/stat, in clock ticks); None if gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
 
 
 def _leads_group(pid: int) -> bool:
@@ -176,10 +193,14 @@ def _leads_group(pid: int) -> bool:
         return False
 
 
-def _kill_groups(groups: list[int]) -> None:
-    """SIGKILL what is left in each group: a leader that exited cannot have its id reused
-    while its group has members, so this reaches only what the server started."""
-    for group in groups:
+def _kill_groups(groups: list[Group]) -> None:
+    """SIGKILL what is left in each group. Its id stays the leader's while it has members;
+    once it has none, the pid may go to another process: a group whose id is now a living
+    process started at another time is not ours, and is left alone."""
+    for group, started in groups:
+        now = _start_time(group)
+        if now is not None and now != started:
+            continue
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(group, signal.SIGKILL)
 
@@ -304,7 +325,7 @@ class McpSession:
         self._life = anyio.CancelScope()
         if self._aborted:  # set before `_life` existed (abort reads `_life` after setting it)
             self._life.cancel()
-        groups: list[int] = []
+        groups: list[Group] = []
         try:
             with self._life, anyio.CancelScope(deadline=deadline) as connecting:
                 async with client:
