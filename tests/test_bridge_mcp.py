@@ -346,15 +346,15 @@ def test_a_group_id_taken_by_another_process_since_is_left_alone() -> None:
     """Once a server's group is empty its id may go to a new process: that one is not killed."""
     import subprocess
 
-    from jp_migrate.bridge.mcp_client import _kill_groups, _start_time
+    from jp_migrate.bridge.groups import Group
 
     other = subprocess.Popen(["sleep", "30"], start_new_session=True)
     try:
-        started = _start_time(other.pid)
-        assert started is not None
-        _kill_groups([(other.pid, str(int(started) - 1))])  # the server had started earlier
+        group = Group.of(other.pid)
+        assert group.started is not None
+        Group(other.pid, str(int(group.started) - 1)).kill()  # the server had started earlier
         assert other.poll() is None
-        _kill_groups([(other.pid, started)])  # the server's own group
+        group.kill()  # the server's own group
         assert other.wait(timeout=5) == -9
     finally:
         other.kill()

@@ -6,8 +6,6 @@ everything it started; nothing outlives the run.
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
@@ -15,14 +13,8 @@ from pathlib import Path
 
 from jp_migrate.bridge import stop
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.bridge.groups import Group
 from jp_migrate.convert.host import ToolRun
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def run_process(
@@ -50,11 +42,12 @@ def run_process(
         raise BridgeError(
             f"cannot run {argv[0]!r}: {exc.strerror or exc}", source=f"tool {name!r}"
         ) from None
+    group = Group.of(proc.pid)
     try:
-        stdout, stderr = _communicate(proc, timeout)
+        stdout, stderr = _communicate(proc, group, timeout)
     except subprocess.TimeoutExpired:
         exited = proc.poll()  # before the kill: did the tool itself finish?
-        _kill_group(proc)
+        group.kill()
         _reap(proc)
         why = (
             ""
@@ -65,12 +58,12 @@ def run_process(
             f"timed out after {timeout:g}s{why}; killed its process group", source=f"tool {name!r}"
         ) from None
     except BaseException:
-        _kill_group(proc)
+        group.kill()
         proc.wait()
         raise
     finally:
         # A tool's background children die with it, as they would not leak from JP's run either.
-        _kill_group(proc)
+        group.kill()
     try:
         out = stdout.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -87,14 +80,16 @@ REAP_SECONDS = 1.0
 STOP_POLL_SECONDS = 0.25  # how often a worker's wait looks for Ctrl-C (stop.STOPPED)
 
 
-def _communicate(proc: subprocess.Popen[bytes], timeout: float | None) -> tuple[bytes, bytes]:
+def _communicate(
+    proc: subprocess.Popen[bytes], group: Group, timeout: float | None
+) -> tuple[bytes, bytes]:
     """`proc.communicate(timeout)`, also ended by Ctrl-C on another thread (`stop.STOPPED`):
     the group is killed and the pipes let go, even if a child that left the group holds
     them, and KeyboardInterrupt is raised."""
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         if stop.STOPPED.is_set():
-            _kill_group(proc)
+            group.kill()
             _reap(proc)
             raise KeyboardInterrupt
         wait = STOP_POLL_SECONDS

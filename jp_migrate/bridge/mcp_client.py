@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import sys
 import tempfile
 import threading
@@ -28,6 +27,7 @@ from typing import IO, Any, Self
 from jp_migrate.bridge import stop
 from jp_migrate.bridge.config import McpServer
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.bridge.groups import Group, spawned_by_this_thread
 from jp_migrate.contract.normalized import NormalizedQuestion
 
 # JSON-RPC 2.0's reserved error codes (seed 002).
@@ -156,55 +156,6 @@ def _cancel_calls() -> None:
 stop.on_stop(_cancel_calls)
 
 
-Group = tuple[int, str]  # a process group's id (its leader's pid), and the leader's start time
-
-
-def _spawned_groups() -> list[Group]:
-    """The process groups led by children of this thread: the server, when called in the
-    portal thread that spawned it (the SDK starts it in a new session, its pid its group's
-    id). Empty where /proc lists no children (not Linux, or a kernel without
-    CONFIG_PROC_CHILDREN): there, what a server leaves behind is not found."""
-    try:
-        with open(f"/proc/self/task/{threading.get_native_id()}/children") as listing:
-            pids = [int(pid) for pid in listing.read().split()]
-    except OSError:
-        return []
-    groups = []
-    for pid in pids:
-        started = _start_time(pid)
-        if started is not None and _leads_group(pid):
-            groups.append((pid, started))
-    return groups
-
-
-def _start_time(pid: int) -> str | None:
-    """When the process started (field 22 of /proc/PID/stat, in clock ticks); None if gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
-def _leads_group(pid: int) -> bool:
-    try:
-        return os.getpgid(pid) == pid
-    except OSError:  # gone already
-        return False
-
-
-def _kill_groups(groups: list[Group]) -> None:
-    """SIGKILL what is left in each group. Its id stays the leader's while it has members;
-    once it has none, the pid may go to another process: a group whose id is now a living
-    process started at another time is not ours, and is left alone."""
-    for group, started in groups:
-        now = _start_time(group)
-        if now is not None and now != started:
-            continue
-        with suppress(ProcessLookupError, PermissionError):
-            os.killpg(group, signal.SIGKILL)
-
-
 def _one_line(exc: BaseException) -> str:
     """An exception as one line: the SDK's validation of what a server sent names the
     first field that is wrong (pydantic's own text is one paragraph per union member)."""
@@ -330,7 +281,7 @@ class McpSession:
             with self._life, anyio.CancelScope(deadline=deadline) as connecting:
                 async with client:
                     connecting.deadline = math.inf
-                    groups = _spawned_groups()
+                    groups = spawned_by_this_thread()
                     task_status.started(send)
                     async with receive:
                         async for work, future in receive:
@@ -342,7 +293,8 @@ class McpSession:
                                 future.set_exception(exc)
                             self._current = None
         finally:
-            _kill_groups(groups)  # the server is stopped by now; its children go too
+            for group in groups:  # the server is stopped by now; what it started goes too
+                group.kill()
             current, self._current = self._current, None
             if current is not None and not current.done():  # cancelled (abort) mid-call
                 current.set_exception(KeyboardInterrupt())
