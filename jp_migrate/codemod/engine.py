@@ -145,7 +145,7 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
         + call_findings(found, names.is_dict_call)
     )
     findings += string_findings(found, names) + constant_key_findings(found)
-    if findings and is_mcp_server(module, found):
+    if findings and is_mcp_server(found):
         findings = in_mcp_server(findings)
     locator = Locator(source, module, found)
     skipped = skip_lines(source)

@@ -31,29 +31,20 @@ def _root(node: cst.BaseExpression) -> str | None:
     return node.value if isinstance(node, cst.Name) else None
 
 
-def is_mcp_server(module: cst.Module, found: Scan) -> bool:
+def is_mcp_server(found: Scan) -> bool:
     """Whether the file imports an MCP SDK or handles MCP's `"tools/call"` itself."""
-    return any(const_str(s) == "tools/call" for s in found.strings) or imports_mcp(module)
+    return any(const_str(s) == "tools/call" for s in found.strings) or imports_mcp(found)
 
 
-def imports_mcp(module: cst.Module) -> bool:
+def imports_mcp(found: Scan) -> bool:
     """Whether any import in the file, at any depth, names an MCP SDK."""
-    found = False
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> bool:
-            nonlocal found
-            found = found or any(_root(alias.name) in SDKS for alias in node.names)
-            return False
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-            nonlocal found
-            if not node.relative and node.module is not None and _root(node.module) in SDKS:
-                found = True
-            return False
-
-    module.visit(Visitor())
-    return found
+    for node in found.imports:
+        if isinstance(node, cst.Import):
+            if any(_root(alias.name) in SDKS for alias in node.names):
+                return True
+        elif not node.relative and node.module is not None and _root(node.module) in SDKS:
+            return True
+    return False
 
 
 def in_mcp_server(findings: list[Finding]) -> list[Finding]:

@@ -137,6 +137,7 @@ class Scan:
     modulos: list[cst.BinaryOperation] = field(default_factory=list)  # `x % y`: maybe formatting
     unions: list[cst.BinaryOperation] = field(default_factory=list)  # `x | y`: maybe a dict merge
     augmented: list[cst.AugAssign] = field(default_factory=list)  # `x += y`, `x |= y`, …
+    imports: list[cst.Import | cst.ImportFrom] = field(default_factory=list)  # at any depth
 
 
 def target_names(target: cst.BaseExpression) -> list[str]:
@@ -250,6 +251,9 @@ def scan(module: cst.Module) -> Scan:
                 found.modulos.append(node)  # type: ignore[arg-type]
             elif operator is cst.BitOr:
                 found.unions.append(node)  # type: ignore[arg-type]
+        elif kind is cst.Import or kind is cst.ImportFrom:
+            found.imports.append(node)  # type: ignore[arg-type]
+            continue  # nothing inside an import is for the codemod
         elif kind is cst.AugAssign:
             found.augmented.append(node)  # type: ignore[arg-type]
             _assigned(found, scope, node.target, node.value)  # type: ignore[attr-defined]
