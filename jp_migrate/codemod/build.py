@@ -7,6 +7,7 @@ untouched (never evaluated).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -122,19 +123,31 @@ def multiline_list(elements: Sequence[cst.BaseElement], layout: Layout) -> cst.L
     return cst.List(laid, lbracket=cst.LeftSquareBracket(whitespace_after=_line_break(inner)))
 
 
-class _IndentMore(cst.CSTTransformer):
-    def __init__(self, step: str) -> None:
-        super().__init__()
-        self.step = step
-
-    def leave_ParenthesizedWhitespace(
-        self, original_node: cst.ParenthesizedWhitespace, updated_node: cst.ParenthesizedWhitespace
-    ) -> cst.ParenthesizedWhitespace:
-        return updated_node.with_changes(
-            last_line=cst.SimpleWhitespace(updated_node.last_line.value + self.step)
-        )
-
-
 def indent_more(node: cst.BaseExpression, step: str) -> cst.BaseExpression:
     """`node` with every line break inside it indented one `step` deeper."""
-    return node.visit(_IndentMore(step))  # type: ignore[return-value]
+    return _indented(node, step)  # type: ignore[return-value]
+
+
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _indented(node: cst.CSTNode, step: str) -> cst.CSTNode:
+    """A walk of the dataclass fields, rebuilding only what changed: several times faster
+    than a `CSTTransformer`, which visits and rebuilds every node."""
+    if type(node) is cst.ParenthesizedWhitespace:
+        return node.with_changes(last_line=cst.SimpleWhitespace(node.last_line.value + step))
+    names = _NODE_FIELDS.get(type(node))
+    if names is None:
+        names = _NODE_FIELDS[type(node)] = tuple(f.name for f in dataclasses.fields(node))
+    changes: dict[str, object] = {}
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            new = _indented(value, step)
+            if new is not value:
+                changes[name] = new
+        elif isinstance(value, (list, tuple)) and value:
+            items = [_indented(v, step) if isinstance(v, cst.CSTNode) else v for v in value]
+            if any(a is not b for a, b in zip(items, value, strict=True)):
+                changes[name] = type(value)(items)
+    return node.with_changes(**changes) if changes else node
