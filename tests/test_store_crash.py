@@ -8,6 +8,7 @@ verified against their backups.
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import signal
@@ -16,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+from bridge_support import live_processes
 from conftest import REPO, run_cli
 from store_support import generated_store
 
@@ -80,3 +83,46 @@ def test_sigkill_at_random_moments_never_tears_a_file(tmp_path: Path) -> None:
     )  # temporaries of killed runs cleaned up
     verify = run_cli("conversations", str(store), "--verify")
     assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+@pytest.mark.parametrize(
+    ("how", "code", "jobs"),
+    [
+        ("ctrl-c", 130, "1"),
+        ("ctrl-c", 130, "2"),
+        ("sigterm", 143, "2"),
+    ],
+)
+def test_a_stopped_run_ends_cleanly(tmp_path: Path, how: str, code: int, jobs: str) -> None:
+    """Ctrl-C (to the whole process group, as a terminal sends it) or SIGTERM (to the CLI,
+    as `timeout` sends it) mid-run: no traceback, no temporary left, no worker left, every
+    file whole, and rollback undoes what was committed. With --jobs, the workers had
+    printed tracebacks and left their temporaries behind."""
+    store = generated_store(tmp_path / "s", conversations=240, total_bytes=12_000_000, seed=7)
+    files = sorted(store.glob("conversations/**/events.json"))
+    before = {p: p.read_bytes() for p in files}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jp_migrate", "conversations", str(store), "--jobs", jobs],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not any(store.glob(".jp-migrate/runs/*/journal.jsonl")):  # a batch is committed
+        assert proc.poll() is None and time.monotonic() < deadline, "the run never started"
+        time.sleep(0.005)
+    if how == "ctrl-c":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    stderr = err.decode()
+    assert proc.returncode == code and "Traceback" not in stderr, stderr
+    assert not list(store.glob("conversations/**/.*.partial"))
+    time.sleep(0.2)
+    assert not [p for p in live_processes(str(store)) if p != proc.pid]
+    states = [_state(p) for p in files]
+    assert "legacy" in states, "the run finished before the signal: nothing was stopped"
+    assert run_cli("rollback", str(store)).returncode == 0
+    assert all(p.read_bytes() == data for p, data in before.items())

@@ -7,10 +7,9 @@ JpMigrateError. The CLI (`store.cli`) and `jp-migrate check` render the results.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -19,9 +18,9 @@ from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store import manifest
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
-from jp_migrate.store.migrate import Mode, Result, Settings, migrate_many
+from jp_migrate.store.migrate import Mode, Result, Settings
 from jp_migrate.store.selection import select_rules
-from jp_migrate.store.verify import verify_conversation
+from jp_migrate.store.workers import run_slices
 
 Progress = Callable[[int, int], None]  # (done, total)
 
@@ -75,39 +74,6 @@ def _rejected(item: Rejected) -> StoreFile:
     return StoreFile(path=c.shown, conversation=c.name, status=item.status, message=item.message)  # type: ignore[arg-type]
 
 
-def _results(
-    conversations: Sequence[Conversation], settings: Settings, verify: bool
-) -> Iterator[Result]:
-    if verify:
-        return (Result(verify_conversation(c)) for c in conversations)
-    return migrate_many(conversations, settings)
-
-
-def _slice(args: tuple[list[Conversation], Settings, bool]) -> list[Result]:
-    """A worker's share of a `--jobs` run: one slice of conversations, all committed."""
-    conversations, settings, verify = args
-    return list(_results(conversations, settings, verify))
-
-
-def _slices(conversations: list[Conversation], size: int) -> list[list[Conversation]]:
-    """Work for `--jobs` workers, about `size` conversations each.
-
-    The copies of one conversation (the same id in a workspace's `.jp/` and in
-    its user-local storage, JP's RFD 031) go to the same worker: they share one
-    lock, which a worker takes once for both, where two workers would each find
-    it held by the other.
-    """
-    by_id: dict[str, list[Conversation]] = {}
-    for conversation in conversations:
-        by_id.setdefault(conversation.id, []).append(conversation)
-    slices: list[list[Conversation]] = [[]]
-    for copies in by_id.values():
-        if len(slices[-1]) >= size:
-            slices.append([])
-        slices[-1].extend(copies)
-    return [part for part in slices if part]
-
-
 def _run_all(
     conversations: list[Conversation],
     settings: Settings,
@@ -117,23 +83,12 @@ def _run_all(
 ) -> Iterable[Result]:
     total = len(conversations)
     done = 0
-    if jobs <= 1 or total < 2:
-        for result in _results(conversations, settings, verify):
+    for results in run_slices(conversations, settings, verify, jobs):
+        for result in results:
             done += 1
             yield result
-            if progress:
-                progress(done, total)
-        return
-    size = max(1, min(64, total // (jobs * 4)))
-    slices = [(part, settings, verify) for part in _slices(conversations, size)]
-    context = multiprocessing.get_context("fork")
-    with context.Pool(min(jobs, len(slices))) as pool:
-        for results in pool.imap_unordered(_slice, slices):
-            for result in results:
-                done += 1
-                yield result
-            if progress:
-                progress(done, total)
+        if progress:
+            progress(done, total)
 
 
 def run_stores(
