@@ -195,7 +195,7 @@ def _finish(
 @click.option(
     "--shard",
     metavar="K/N",
-    help="Only the K-th of N stable subsets (by conversation directory name).",
+    help="Only the K-th of N stable subsets (by a CRC-32 of the conversation id).",
 )
 @report_option
 @click.option(
