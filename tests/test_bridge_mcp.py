@@ -359,3 +359,25 @@ def test_a_group_id_taken_by_another_process_since_is_left_alone() -> None:
     finally:
         other.kill()
         other.wait()
+
+
+COUNTING_SERVER = RAW_SERVER.replace(
+    "RESULT = json.loads(sys.argv[1])", "calls = 0"
+).replace(
+    "        res = RESULT\n",
+    "        calls += 1\n"
+    "        res = {'content': [{'type': 'text', 'text': f'call {calls}'}]}\n",
+)
+
+
+def test_verify_never_runs_the_control_and_the_candidate_on_one_server(tmp_path: Path) -> None:
+    """A server with state (a call counter) answers both sides alike only if each side has
+    its own server process; one shared server had made every case a mismatch."""
+    server = tmp_path / "counting_server.py"
+    server.write_text(COUNTING_SERVER, encoding="utf-8")
+    ws = _workspace(tmp_path, sys.executable, [str(server)], "t")
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"arguments": {}}\n{"arguments": {}}\n', encoding="utf-8")
+    proc = run_cli("verify", "--tool", "t", "-w", str(ws), "--cases", str(cases))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 match" in proc.stdout, proc.stdout

@@ -287,8 +287,10 @@ def verify_case(
     index: int,
     *,
     timeout: float | None = None,
-    sessions: SessionPool | None = None,
+    sessions: tuple[SessionPool, SessionPool] | None = None,
 ) -> VerifyCase:
+    """One case through the control and the candidate. `sessions` keeps MCP servers for
+    later cases: one pool per side, so a server never serves both (its state would leak)."""
     inputs: dict[str, Any] = {key: dict(getattr(case, key)) for key in _CASE_KEYS}
     if case.origin:
         inputs["case"] = case.origin
@@ -301,9 +303,10 @@ def verify_case(
     # Two workspaces (`--before-workspace`, `--after-workspace`): a path of the candidate's
     # reads as the control's, so the same behaviour compares equal.
     home = before.copied_from or before.root
-    for side, target, mode in sides:
+    for number, (side, target, mode) in enumerate(sides):
+        pool = sessions[number] if sessions is not None else None
         try:
-            observed[side] = _observe(target, case, mode, timeout, sessions, home)
+            observed[side] = _observe(target, case, mode, timeout, pool, home)
         except JpMigrateError as exc:
             errors.append(f"{'before' if side == 'control' else 'after'}: {exc}")
     control = observed.get("control")
@@ -348,20 +351,21 @@ def verify_cases(
 ) -> list[VerifyCase]:
     """Every case through both targets, in case order; `jobs` cases run at once (threads: runs are processes).
 
-    An MCP server is started once per worker and kept for its later cases, as
-    JP keeps a server running across calls.
+    An MCP server is started once per worker and side and kept for its later
+    cases, as JP keeps a server running across calls; the control and the
+    candidate never share one, even when both name the same server.
     """
     local = threading.local()
     pools: list[SessionPool] = []
     lock = threading.Lock()
 
     def one(index: int, case: Case) -> VerifyCase:
-        pool = getattr(local, "pool", None)
-        if pool is None:
-            pool = local.pool = SessionPool()
+        sides = getattr(local, "sides", None)
+        if sides is None:
+            sides = local.sides = (SessionPool(), SessionPool())
             with lock:
-                pools.append(pool)
-        return verify_case(before, after, case, index, timeout=timeout, sessions=pool)
+                pools.extend(sides)
+        return verify_case(before, after, case, index, timeout=timeout, sessions=sides)
 
     try:
         if jobs <= 1 or len(cases) <= 1:
