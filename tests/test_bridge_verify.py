@@ -385,7 +385,7 @@ def test_example_mcp_server_before_and_after(
     assert report["verify"] and all(c["verdict"] in ("match", "expected") for c in report["verify"])
 
 
-def test_verify_keeps_one_mcp_server_per_worker(
+def test_verify_keeps_one_mcp_server_per_worker_and_side(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", python_on_path()["PATH"])
@@ -406,7 +406,8 @@ def test_verify_keeps_one_mcp_server_per_worker(
     assert rc == 0, err
     assert [c["verdict"] for c in report["verify"]] == ["match"] * 3
     assert len(record.read_text().splitlines()) == 6  # every case, both sides
-    assert len(starts.read_text().splitlines()) == 1  # one server, kept across the cases
+    # one server per side (never shared: its state would leak), kept across the cases
+    assert len(starts.read_text().splitlines()) == 2
 
 
 def test_cases_from_store_with_an_mcp_server_outside_the_workspace(
