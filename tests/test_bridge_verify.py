@@ -507,6 +507,38 @@ def test_no_case_to_run_is_an_error_not_a_pass(ws: Path, tmp_path: Path) -> None
         )
 
 
+def test_commands_take_only_the_lines_for_their_tool_name(tmp_path: Path) -> None:
+    """--before/--after commands run under --name, else 'tool': a line naming another tool
+    is not theirs (every line of a shared cases file had been run against the commands)."""
+    old, new = tmp_path / "old.py", tmp_path / "new.py"
+    old.write_text(
+        'import json, sys\nprint(json.dumps({"type": "success", "content": sys.argv[1]}))\n',
+        encoding="utf-8",
+    )
+    new.write_text(
+        "import json, sys\n"
+        'print(json.dumps({"content": [{"type": "text", "text": sys.argv[1]}]}))\n',
+        encoding="utf-8",
+    )
+    before, after = (f"{sys.executable} {s} '{{{{tool.arguments.x}}}}'" for s in (old, new))
+    cases = write_cases(
+        tmp_path / "c.jsonl",
+        [{"arguments": {"x": "a"}}, {"tool": "other", "arguments": {"x": "b"}},
+         {"tool": "mine", "arguments": {"x": "c"}}],
+    )  # fmt: skip
+    runs = {}
+    for name in (None, "mine"):
+        named = ["--name", name] if name else []
+        proc = run_cli(
+            "verify", "--before", before, "--after", after, "--cases", str(cases),
+            "-w", str(tmp_path), "--report", f"json={tmp_path / 'r.json'}", *named,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        report = json.loads((tmp_path / "r.json").read_text())
+        runs[name] = [c["inputs"]["arguments"]["x"] for c in report["verify"]]
+    assert runs == {None: ["a"], "mine": ["a", "c"]}
+
+
 def test_two_workspaces_read_the_candidate_s_paths_as_the_control_s(tmp_path: Path) -> None:
     """The same tool in two checkouts prints its own path: the same behaviour, a match."""
     legacy = 'import json\nprint(json.dumps({"type": "success", "content": "at " + __file__}))\n'

@@ -266,7 +266,7 @@ def verify(
 
     A cases file has one JSON object per line: {"arguments", "answers",
     "options"}, optionally "name" (a label) and "tool" (the line is for that
-    tool only: --tool, else --after-tool, else --name).
+    tool only: --tool, else --after-tool, else --name, else 'tool').
 
     Each case is reported as match, expected (naming the SPEC §2 difference),
     mismatch (naming the fields) or error, with its inputs and both outcomes.
@@ -291,12 +291,13 @@ def verify(
         # One name on both sides: it is the same tool, before and after (tool.name, failure texts).
         common = name or control.call_name
         control, candidate = control.named(common), candidate.named(common)
+        # Lines naming a tool are for that tool only; commands without --name are 'tool'.
+        for_tool = tool or after_tool or name or common
         if cases is not None:
-            loaded = load_cases(cases, tool=tool or after_tool or name)
+            loaded = load_cases(cases, tool=for_tool)
         else:
             loaded = cases_from_store(cases_from, tool)  # type: ignore[arg-type]
         if not loaded:  # a gate that verified nothing must not pass
-            for_tool = tool or after_tool or name
             raise JpMigrateError(
                 f"{cases or cases_from}: no cases"
                 + (
