@@ -2,8 +2,8 @@
 # The whole jp-migrate pipeline on the bundled examples, in a scratch copy:
 #   1. dry run: what would change (diff + summary), nothing written
 #   2. migration: the conversation store, then the Python tools
-#   3. verification: the migrated store, the tools before vs after on
-#      examples/tools/cases.jsonl, and a last dry run with nothing left to do
+#   3. verification: the migrated store, the local and the MCP tools before vs
+#      after on examples/tools/cases.jsonl, and a last dry run with nothing left to do
 #
 #   examples/demo.sh                      # jp-migrate from PATH
 #   JP_MIGRATE="python -m jp_migrate" examples/demo.sh
@@ -78,9 +78,23 @@ for config in .jp/mcp/tools/*.toml; do
     fi
 done
 
-section "3c. Nothing left to migrate (jp-migrate check)"
+section "3c. The MCP tools: the transitional server (RFD D31) vs the migrated one (jp-migrate verify)"
+# Each .jp/mcp/tools/mcp/X.toml defines mcp_X_jp (before) and mcp_X (after); one server each.
+for config in .jp/mcp/tools/mcp/*.toml; do
+    tool="mcp_$(basename "$config" .toml)"
+    if grep -q "\"tool\": *\"$tool\"" cases.jsonl; then
+        expect 0 "${JP[@]}" verify --before-tool "${tool}_jp" --after-tool "$tool" \
+            --cases cases.jsonl
+    fi
+done
+
+section "3d. Nothing left to migrate (jp-migrate check)"
 expect 0 "${JP[@]}" check
 
 section "Done"
 echo "Dry run, migration and verification all behaved as expected."
-echo "Undo the store migration with: jp-migrate rollback <workspace>"
+if [[ -n "${JP_MIGRATE_DEMO_KEEP:-}" ]]; then
+    echo "Undo the store migration with: jp-migrate rollback $ws"
+else
+    echo "On your own workspace, undo a store migration with: jp-migrate rollback <workspace>"
+fi
