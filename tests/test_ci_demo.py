@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from bridge_support import python_on_path
 from conftest import EXAMPLES
 
 SECTIONS = (
@@ -16,7 +17,8 @@ SECTIONS = (
     "== 2b. Migrate the Python tools",
     "== 3a. Verify the migrated store",
     "== 3b. The tools before vs after migration",
-    "== 3c. Nothing left to migrate",
+    "== 3c. The MCP tools",
+    "== 3d. Nothing left to migrate",
     "== Done ==",
 )
 
@@ -37,7 +39,8 @@ def run_demo(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, "TMPDIR": str(tmp_path), "NO_COLOR": "1", **env},
+        # `python3` (the example MCP server's command) must be this Python, which has `mcp`
+        env={**os.environ, **python_on_path(), "TMPDIR": str(tmp_path), "NO_COLOR": "1", **env},
     )
 
 
@@ -50,10 +53,10 @@ def test_demo_runs_the_whole_pipeline_in_a_scratch_copy(tmp_path: Path) -> None:
     positions = [result.stdout.find(s) for s in SECTIONS]
     assert -1 not in positions and positions == sorted(positions), positions
     assert "would migrate" in result.stdout  # the dry run showed what would change
-    assert "0 would change" in result.stdout.split("== 3c.")[1]  # and nothing is left after
-    assert "mismatch" not in result.stdout.split("== 3b.")[1].split("== 3c.")[0].replace(
-        "0 mismatches", ""
-    )
+    assert "0 would change" in result.stdout.split("== 3d.")[1]  # and nothing is left after
+    verified = result.stdout.split("== 3b.")[1].split("== 3d.")[0]
+    assert "mismatch" not in verified.replace("0 mismatches", "")
+    assert verified.count(" cases: ") == 9  # 4 local tools, 5 MCP tools with cases
     assert snapshot(EXAMPLES) == before  # the checkout's examples are untouched
     assert list(tmp_path.iterdir()) == []  # the scratch copy is cleaned up
     assert elapsed < 120  # the README promises under a minute on a laptop; CI machines are shared
