@@ -381,3 +381,39 @@ def test_verify_never_runs_the_control_and_the_candidate_on_one_server(tmp_path:
     proc = run_cli("verify", "--tool", "t", "-w", str(ws), "--cases", str(cases))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "2 match" in proc.stdout, proc.stdout
+
+
+CONFIRMING_SERVER = """\
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import (CallToolResult, ElicitRequest, ElicitRequestFormParams, ElicitResult,
+                       InputRequiredResult, TextContent)
+
+server = MCPServer("confirming")
+
+
+@server.tool()
+def go(ctx: Context) -> CallToolResult | InputRequiredResult:
+    response = (ctx.input_responses or {}).get("sure")
+    if not isinstance(response, ElicitResult):
+        form = ElicitRequestFormParams(message="Go ahead?", requested_schema={"type": "object", "properties": {}})
+        return InputRequiredResult(input_requests={"sure": ElicitRequest(params=form)})
+    said = f"{response.action} {response.content!r}"
+    return CallToolResult(content=[TextContent(type="text", text=said)])
+
+
+server.run()
+"""
+
+
+@pytest.mark.parametrize(("answer", "sent"), [("true", "accept {}"), ("false", "decline None")])
+def test_a_form_without_fields_is_accepted_or_declined(
+    tmp_path: Path, answer: str, sent: str
+) -> None:
+    """A form with no fields is a yes/no: "no" declines it. It had been sent as an accept
+    holding a field the form never had ({"sure": false})."""
+    server = tmp_path / "confirming_server.py"
+    server.write_text(CONFIRMING_SERVER, encoding="utf-8")
+    ws = _workspace(tmp_path, sys.executable, [str(server)], "go")
+    rc, out, err = bridge("t", "--answers", f'{{"sure": {answer}}}', "--no-input", ws=ws)
+    assert rc == 0, err
+    assert out["text"] == sent

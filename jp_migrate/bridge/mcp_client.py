@@ -65,7 +65,9 @@ class Pending:
     requests: dict[str, Any]  # key → the SDK's InputRequest
     request_state: str | None
     questions: list[NormalizedQuestion]
-    keys: dict[str, tuple[str, str]]  # question id → (request key, form property)
+    # question id → (request key, form property); no property: a form without fields,
+    # asked as a yes/no that accepts or declines it
+    keys: dict[str, tuple[str, str | None]]
 
 
 @dataclass
@@ -76,10 +78,11 @@ class CallResult:
 
 def _form_questions(
     requests: Mapping[str, Any],
-) -> tuple[list[NormalizedQuestion], dict[str, tuple[str, str]]]:
-    """Each elicitation form property becomes a question (id = property, or `key.property` on a clash)."""
+) -> tuple[list[NormalizedQuestion], dict[str, tuple[str, str | None]]]:
+    """Each elicitation form property becomes a question (id = property, or `key.property` on
+    a clash); a form without properties, one yes/no question (id = its key)."""
     questions: list[NormalizedQuestion] = []
-    keys: dict[str, tuple[str, str]] = {}
+    keys: dict[str, tuple[str, str | None]] = {}
     for key, request in requests.items():
         params = getattr(request, "params", None)
         if (
@@ -93,7 +96,14 @@ def _form_questions(
         schema = params.requested_schema or {}
         properties = schema.get("properties") or {}
         if not properties:
-            properties = {key: {"type": "boolean", "description": params.message}}
+            qid = key if key not in keys else f"{key}.confirm"
+            questions.append(
+                NormalizedQuestion.model_validate(
+                    {"id": qid, "text": params.message, "schema": {"type": "boolean"}}
+                )
+            )
+            keys[qid] = (key, None)
+            continue
         for prop, prop_schema in properties.items():
             qid = prop if prop not in keys else f"{key}.{prop}"
             prop_schema = dict(prop_schema) if isinstance(prop_schema, Mapping) else {}
@@ -376,11 +386,19 @@ class McpSession:
         state: str | None = None
         if pending is not None:
             forms: dict[str, dict[str, Any]] = {key: {} for key in pending.requests}
+            declined: set[str] = set()
             for qid, (key, prop) in pending.keys.items():
-                if answers is not None and qid in answers:
+                if answers is None or qid not in answers:
+                    continue
+                if prop is not None:
                     forms[key][prop] = answers[qid]
+                elif answers[qid] is not True:  # a form without fields: "no" declines it
+                    declined.add(key)
             responses = {
-                key: ElicitResult(action="accept", content=form) for key, form in forms.items()
+                key: ElicitResult(action="decline")
+                if key in declined
+                else ElicitResult(action="accept", content=form)
+                for key, form in forms.items()
             }
             state = pending.request_state
 
