@@ -276,3 +276,12 @@ def test_a_timeout_that_is_no_finite_number_of_seconds_is_a_usage_error(value: s
     proc = run_cli("bridge", "run", "--command", "echo hi", "--timeout", value)
     assert proc.returncode == 2
     assert "Invalid value for '--timeout'" in proc.stderr
+
+
+def test_the_panel_shows_control_characters_instead_of_sending_them(tmp_path: Path) -> None:
+    """A tool's output must not drive the terminal (window title, colours): shown as \\xNN."""
+    command = _printing(tmp_path, "before\x1b]0;PWNED\x07\x1b[31mred after\n")
+    proc = run_cli("bridge", "run", "--command", command, "-w", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
+    assert "before\\x1b]0;PWNED\\x07\\x1b[31mred after" in proc.stdout

@@ -19,6 +19,15 @@ _VERDICT_STYLE = {
 }
 
 
+# Control characters other than tab and newline (C0, DEL, C1), shown as `\xNN`: a tool's
+# output must not drive the terminal (set its title, colours, move the cursor).
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if chr(c) not in "\t\n"}
+
+
+def visible(text: str) -> str:
+    return text.translate(_CONTROLS)
+
+
 def _console(*, soft_wrap: bool = True) -> Any:
     """Lines are not folded (a verify line is copied as it is); a panel's text must be, or it is cut."""
     from rich.console import Console
@@ -32,7 +41,7 @@ def outcome_panel(name: str, outcome: NormalizedOutcome, answers: Mapping[str, A
 
     state = "error" if outcome.is_error else outcome.status
     title = f"{name} · {outcome.protocol} · {state}"
-    body = Text(outcome.text)
+    body = Text(visible(outcome.text))
     details: list[str] = []
     if outcome.is_error:
         details.append(f"transient: {str(outcome.transient).lower()}")
@@ -46,7 +55,7 @@ def outcome_panel(name: str, outcome: NormalizedOutcome, answers: Mapping[str, A
     if outcome.stderr.strip():
         details.append(f"stderr: {outcome.stderr.strip()}")
     if details:
-        body.append("\n\n" + "\n".join(details), style="dim")
+        body.append("\n\n" + visible("\n".join(details)), style="dim")
     style = "red" if outcome.is_error else "green"
     _console(soft_wrap=False).print(
         Panel(body, title=title, title_align="left", border_style=style)
@@ -72,7 +81,9 @@ def print_verify(results: Sequence[VerifyCase]) -> None:
         label = case.inputs.get("case") or f"case {case.index}"
         verdict = case.verdict
         names = f" ({', '.join(case.differences)})" if case.differences else ""
-        console.print(f"[{_VERDICT_STYLE[verdict]}]{verdict:<8}[/] {escape(f'{label}{names}')}")
+        console.print(
+            f"[{_VERDICT_STYLE[verdict]}]{verdict:<8}[/] {escape(visible(f'{label}{names}'))}"
+        )
         if verdict in ("mismatch", "error"):
             shown = {k: v for k, v in case.inputs.items() if k != "case" and v}
             console.print(f"         inputs: {json.dumps(shown, ensure_ascii=False)}", markup=False)
@@ -83,7 +94,7 @@ def print_verify(results: Sequence[VerifyCase]) -> None:
                     flags = f"{observed.get('status')}, is_error={str(observed.get('is_error')).lower()}"
                     console.print(f"         {side}: [{flags}] {text}", markup=False)
         if case.message and verdict != "match":
-            console.print(f"         {case.message}", markup=False)
+            console.print(f"         {visible(case.message)}", markup=False)
     counts = {v: sum(c.verdict == v for c in results) for v in _VERDICT_STYLE}
     summary = ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no cases"
     console.print(f"{len(results)} case{'s' if len(results) != 1 else ''}: {summary}")
