@@ -118,6 +118,14 @@ def test_native_blocks_keep_images_render_resources_and_warn_on_links() -> None:
     assert any("resource_link" in w for w in normalized.warnings)
 
 
+@pytest.mark.parametrize("mode", ["legacy", "blocks", "raw"])
+def test_structured_content_is_not_dropped_silently(mode: str) -> None:
+    result = {"content": [text("{}")], "structuredContent": {"temperature": 21}}
+    normalized = interpret_mcp(result, "t", mode)  # type: ignore[arg-type]
+    assert normalized.outcome.text == "{}"
+    assert [w for w in normalized.warnings if w.startswith("structuredContent not kept")]
+
+
 def test_native_error_reads_transient_and_trace_from_meta() -> None:
     outcome = interpret_mcp({**RESULT, "isError": True}, "t", "blocks").outcome
     assert (outcome.is_error, outcome.transient, outcome.trace) == (True, True, ["t"])

@@ -148,6 +148,16 @@ def interpret_mcp(
     result: Mapping[str, Any], name: str, mode: HostMode, *, stderr: str = ""
 ) -> Normalized:
     """A `tools/call` result (its wire JSON) read by the host `mode` names."""
+    normalized = _interpreted(result, name, mode, stderr)
+    if result.get("structuredContent") is not None:
+        normalized.warnings.append(
+            "structuredContent not kept: JP reads the content items (MCP asks a tool to "
+            "return its structured content as a text item too)"
+        )
+    return normalized
+
+
+def _interpreted(result: Mapping[str, Any], name: str, mode: HostMode, stderr: str) -> Normalized:
     if mode in ("legacy", "auto"):
         unwrapped = _d31_unwrap(result, name, stderr)
         if unwrapped is not None:
