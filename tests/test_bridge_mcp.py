@@ -417,3 +417,27 @@ def test_a_form_without_fields_is_accepted_or_declined(
     rc, out, err = bridge("t", "--answers", f'{{"sure": {answer}}}', "--no-input", ws=ws)
     assert rc == 0, err
     assert out["text"] == sent
+
+
+def test_a_server_hung_in_a_timed_out_call_is_killed_not_waited_for(tmp_path: Path) -> None:
+    """After a timeout the SDK's shutdown would give the hung server seconds to exit: it is
+    killed at once, so `--timeout 1` ends a run about a second after the call began."""
+    import time
+
+    from mcp.client.stdio import PROCESS_TERMINATION_TIMEOUT
+
+    from jp_migrate.bridge.config import McpServer
+    from jp_migrate.bridge.errors import BridgeError
+    from jp_migrate.bridge.mcp_client import McpSession
+
+    marker = str(tmp_path / "hung")
+    server = McpServer("s", sys.executable, (str(SERVER), "--record", marker))
+    session = McpSession(server, tmp_path, timeout=1).__enter__()
+    try:
+        with pytest.raises(BridgeError, match="timed out after 1s"):
+            session.call("sleep", {"seconds": 120}, meta=None)
+    finally:
+        started = time.monotonic()
+        session.__exit__(None, None, None)
+    assert time.monotonic() - started < PROCESS_TERMINATION_TIMEOUT  # the grace: not waited
+    assert live_processes(marker) == []

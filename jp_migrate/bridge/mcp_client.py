@@ -194,6 +194,8 @@ class McpSession:
         self._life: Any = None  # the CancelScope of the whole client task (start-up included)
         self._aborted = False  # abort() came, perhaps before the task made `_life`
         self._current: Future[Any] | None = None  # the caller waiting on the call in flight
+        self._groups: list[Group] = []  # the server's process group (Linux), once started
+        self._hung = False  # a call timed out: the server is killed, not asked to exit
         with _SESSIONS_GUARD:
             _SESSIONS.add(self)
 
@@ -286,12 +288,11 @@ class McpSession:
         self._life = anyio.CancelScope()
         if self._aborted:  # set before `_life` existed (abort reads `_life` after setting it)
             self._life.cancel()
-        groups: list[Group] = []
         try:
             with self._life, anyio.CancelScope(deadline=deadline) as connecting:
                 async with client:
                     connecting.deadline = math.inf
-                    groups = spawned_by_this_thread()
+                    self._groups = spawned_by_this_thread()
                     task_status.started(send)
                     async with receive:
                         async for work, future in receive:
@@ -299,12 +300,14 @@ class McpSession:
                             try:
                                 with anyio.fail_after(self.timeout):
                                     future.set_result(await work(client))
+                            except TimeoutError as exc:
+                                self._hung = True
+                                future.set_exception(exc)
                             except Exception as exc:  # noqa: BLE001 - to the caller's thread
                                 future.set_exception(exc)
                             self._current = None
         finally:
-            for group in groups:  # the server is stopped by now; what it started goes too
-                group.kill()
+            self._kill()  # the server is stopped by now; what it started goes too
             current, self._current = self._current, None
             if current is not None and not current.done():  # cancelled (abort) mid-call
                 current.set_exception(KeyboardInterrupt())
@@ -316,17 +319,25 @@ class McpSession:
         self._portal.call(self._inbox.send, (work, future))
         return future.result()
 
+    def _kill(self) -> None:
+        for group in self._groups:
+            group.kill()
+
     def abort(self) -> None:
-        """End everything (from any thread): start-up, the call in flight, the server."""
+        """End everything (from any thread): start-up, the call in flight, the server (killed
+        at once: the SDK's shutdown would give it seconds to exit)."""
         self._aborted = True
         life = self._life
         if life is not None and self._portal is not None:
             with suppress(Exception):  # the portal may be closing already
                 self._portal.call(life.cancel)
+        self._kill()  # after the cancel: the call in flight ends as interrupted, not as broken
 
     def __exit__(self, *exc: object) -> None:
         if self._current is not None:  # a call in flight, abandoned by its caller: not waited for
             self.abort()
+        elif self._hung:  # a call timed out: a hung server is killed, not waited for
+            self._kill()
         inbox, self._inbox = self._inbox, None
         try:
             if inbox is not None:
