@@ -441,3 +441,22 @@ def test_a_server_hung_in_a_timed_out_call_is_killed_not_waited_for(tmp_path: Pa
         session.__exit__(None, None, None)
     assert time.monotonic() - started < PROCESS_TERMINATION_TIMEOUT  # the grace: not waited
     assert live_processes(marker) == []
+
+
+def test_what_the_server_writes_to_stderr_during_the_call_is_in_the_outcome(
+    tmp_path: Path,
+) -> None:
+    """As a local tool's stderr is (it had always been empty for MCP tools)."""
+    server = tmp_path / "logging_server.py"
+    server.write_text(
+        "import sys\nprint('starting up', file=sys.stderr, flush=True)\n"
+        + RAW_SERVER.replace(
+            "        res = RESULT\n",
+            "        print('called t', file=sys.stderr, flush=True)\n        res = RESULT\n",
+        ),
+        encoding="utf-8",
+    )
+    ws = _workspace(tmp_path, sys.executable, [str(server), '{"content": []}'], "t")
+    rc, out, err = bridge("t", ws=ws)
+    assert rc == 0, err
+    assert out["stderr"] == "called t\n"  # the call's part, not the start-up's

@@ -74,6 +74,7 @@ class Pending:
 class CallResult:
     result: dict[str, Any] | None  # the tools/call result as wire JSON, when complete
     pending: Pending | None  # or the input it needs first
+    stderr: str = ""  # what the server wrote to stderr during the call
 
 
 def _form_questions(
@@ -203,12 +204,21 @@ class McpSession:
     def label(self) -> str:
         return f"MCP server {self.server.name!r}"
 
-    def stderr(self) -> str:
+    def stderr(self, since: int = 0) -> str:
+        """What the server wrote to stderr (from byte `since`). Read with pread: the server
+        writes through the same open file, whose offset a seek would move under it."""
         if self._errlog is None or self._errlog.closed:
             return ""
-        self._errlog.flush()
-        self._errlog.seek(0)
-        return self._errlog.read()
+        fd = self._errlog.fileno()
+        size = self._stderr_size()
+        if size <= since:
+            return ""
+        return os.pread(fd, size - since, since).decode("utf-8", "replace")
+
+    def _stderr_size(self) -> int:
+        if self._errlog is None or self._errlog.closed:
+            return 0
+        return os.fstat(self._errlog.fileno()).st_size
 
     def _fail(self, exc: BaseException, doing: str) -> BridgeError:
         from mcp import MCPError
@@ -423,6 +433,7 @@ class McpSession:
                 allow_input_required=True,
             )
 
+        start = self._stderr_size()
         try:
             result = self._submit(send)
         except KeyboardInterrupt:
@@ -434,8 +445,10 @@ class McpSession:
             return CallResult(
                 None,
                 Pending(dict(result.input_requests or {}), result.request_state, questions, keys),
+                self.stderr(start),
             )
-        return CallResult(result.model_dump(mode="json", by_alias=True, exclude_none=True), None)
+        wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return CallResult(wire, None, self.stderr(start))
 
 
 class SessionPool:

@@ -267,9 +267,9 @@ def _mcp_resolve(
                     f"tools/call {remote!r} kept answering input_required with state only",
                     source=session.label,
                 )
-            return input_required_outcome(pending.questions), []
+            return input_required_outcome(pending.questions, stderr=result.stderr), []
         assert result.result is not None
-        normalized = interpret_mcp(result.result, target.call_name, mode)
+        normalized = interpret_mcp(result.result, target.call_name, mode, stderr=result.stderr)
         return normalized.outcome, normalized.warnings
 
     return resolve(step, source, answers=inputs.answers)
