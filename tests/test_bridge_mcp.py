@@ -460,3 +460,25 @@ def test_what_the_server_writes_to_stderr_during_the_call_is_in_the_outcome(
     rc, out, err = bridge("t", ws=ws)
     assert rc == 0, err
     assert out["stderr"] == "called t\n"  # the call's part, not the start-up's
+
+
+OPTIONAL_FIELD_SERVER = CONFIRMING_SERVER.replace(
+    '{"type": "object", "properties": {}}',
+    '{"type": "object", "properties": {"name": {"type": "string"}, "nick": {"type": "string"}},'
+    ' "required": ["name"]}',
+)
+
+
+def test_an_optional_form_field_nobody_answers_is_left_out(tmp_path: Path) -> None:
+    """MCP forms mark optional fields (not in `required`): without an answer, a prompt or a
+    default such a field is left out of the form. It had been an error ("no answer")."""
+    server = tmp_path / "optional_server.py"
+    server.write_text(OPTIONAL_FIELD_SERVER, encoding="utf-8")
+    ws = _workspace(tmp_path, sys.executable, [str(server)], "go")
+    rc, out, err = bridge("t", "--answers", '{"name": "Ada"}', "--no-input", ws=ws)
+    assert rc == 0, err
+    assert out["text"] == "accept {'name': 'Ada'}"
+    rc, out, err = bridge("t", "--answers", '{"name": "Ada", "nick": "A"}', "--no-input", ws=ws)
+    assert rc == 0 and out["text"] == "accept {'name': 'Ada', 'nick': 'A'}", err
+    rc, _, err = bridge("t", "--answers", '{"nick": "A"}', "--no-input", ws=ws)  # required: named
+    _one_line(rc, err, "'name'", "has no answer and no default")

@@ -160,23 +160,25 @@ def test_meta_carries_the_two_keys() -> None:
     }
 
 
-def _form(message: str, properties: dict) -> SimpleNamespace:
-    params = SimpleNamespace(
-        mode="form", message=message, requested_schema={"type": "object", "properties": properties}
-    )
+def _form(message: str, properties: dict, required: list[str] | None = None) -> SimpleNamespace:
+    schema = {"type": "object", "properties": properties}
+    if required is not None:
+        schema["required"] = required
+    params = SimpleNamespace(mode="form", message=message, requested_schema=schema)
     return SimpleNamespace(method="elicitation/create", params=params)
 
 
 def test_elicitation_form_properties_become_questions() -> None:
-    questions, keys = _form_questions(
+    questions, keys, optional = _form_questions(
         {
-            "a": _form("Delete x?", {"confirm": {"type": "boolean"}}),
+            "a": _form("Delete x?", {"confirm": {"type": "boolean"}}, ["confirm"]),
             "b": _form(
                 "Details",
                 {
                     "confirm": {"type": "string", "title": "Why", "default": "n/a"},
                     "n": {"type": "integer"},
                 },
+                ["confirm"],
             ),
         }
     )
@@ -186,6 +188,7 @@ def test_elicitation_form_properties_become_questions() -> None:
         ("n", "Details", {"type": "integer"}, None),
     ]
     assert keys == {"confirm": ("a", "confirm"), "b.confirm": ("b", "confirm"), "n": ("b", "n")}
+    assert optional == {"n"}  # not in its form's `required`
 
 
 def test_input_requests_the_bridge_cannot_answer_are_an_error() -> None:

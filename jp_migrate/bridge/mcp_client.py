@@ -28,6 +28,7 @@ from jp_migrate.bridge import stop
 from jp_migrate.bridge.config import McpServer
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.groups import Group, spawned_by_this_thread
+from jp_migrate.bridge.questions import AnswerSource
 from jp_migrate.contract.normalized import NormalizedQuestion
 
 # JSON-RPC 2.0's reserved error codes (seed 002).
@@ -68,6 +69,7 @@ class Pending:
     # question id → (request key, form property); no property: a form without fields,
     # asked as a yes/no that accepts or declines it
     keys: dict[str, tuple[str, str | None]]
+    optional: frozenset[str] = frozenset()  # ids of questions for fields the form does not require
 
 
 @dataclass
@@ -77,13 +79,40 @@ class CallResult:
     stderr: str = ""  # what the server wrote to stderr during the call
 
 
+OMITTED: Any = object()  # the answer to an optional form field nobody answered: left out
+
+
+@dataclass
+class FormAnswers(AnswerSource):
+    """Answers for MCP forms: a field the form does not require, with no answer given, no
+    one to ask and no default, is left out of the form (MCP forms mark optional fields)."""
+
+    optional: frozenset[str] = frozenset()
+
+    def answer(self, question: NormalizedQuestion) -> Any:
+        if (
+            question.id in self.optional
+            and question.id not in self.given
+            and self.ask is None
+            and question.default is None
+        ):
+            return OMITTED
+        return super().answer(question)
+
+
+def answered(answers: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in answers.items() if value is not OMITTED}
+
+
 def _form_questions(
     requests: Mapping[str, Any],
-) -> tuple[list[NormalizedQuestion], dict[str, tuple[str, str | None]]]:
+) -> tuple[list[NormalizedQuestion], dict[str, tuple[str, str | None]], frozenset[str]]:
     """Each elicitation form property becomes a question (id = property, or `key.property` on
-    a clash); a form without properties, one yes/no question (id = its key)."""
+    a clash); a form without properties, one yes/no question (id = its key). Also the ids
+    of the questions for properties the form does not list as `required`."""
     questions: list[NormalizedQuestion] = []
     keys: dict[str, tuple[str, str | None]] = {}
+    optional: set[str] = set()
     for key, request in requests.items():
         params = getattr(request, "params", None)
         if (
@@ -105,8 +134,12 @@ def _form_questions(
             )
             keys[qid] = (key, None)
             continue
+        required = schema.get("required")
+        required = set(required) if isinstance(required, list) else set()
         for prop, prop_schema in properties.items():
             qid = prop if prop not in keys else f"{key}.{prop}"
+            if prop not in required:
+                optional.add(qid)
             prop_schema = dict(prop_schema) if isinstance(prop_schema, Mapping) else {}
             label = prop_schema.get("title") or prop_schema.get("description")
             text = (
@@ -123,7 +156,7 @@ def _form_questions(
                 )
             )
             keys[qid] = (key, prop)
-    return questions, keys
+    return questions, keys, frozenset(optional)
 
 
 def _error_text(exc: BaseException) -> BaseException:
@@ -441,10 +474,11 @@ class McpSession:
         except BaseException as exc:  # noqa: BLE001
             raise self._fail(exc, f"tools/call {name!r}") from None
         if isinstance(result, InputRequiredResult):
-            questions, keys = _form_questions(result.input_requests or {})
+            questions, keys, optional = _form_questions(result.input_requests or {})
+            requests = dict(result.input_requests or {})
             return CallResult(
                 None,
-                Pending(dict(result.input_requests or {}), result.request_state, questions, keys),
+                Pending(requests, result.request_state, questions, keys, optional),
                 self.stderr(start),
             )
         wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)

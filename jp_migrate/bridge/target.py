@@ -240,15 +240,17 @@ def _mcp_run(
 def _mcp_resolve(
     session: McpSession, target: Target, inputs: Inputs, mode: HostMode, source: AnswerSource
 ) -> Resolution:
-    from jp_migrate.bridge.mcp_client import Pending, jp_meta
+    from jp_migrate.bridge.mcp_client import FormAnswers, Pending, answered, jp_meta
     from jp_migrate.bridge.protocol import input_required_outcome, interpret_mcp
     from jp_migrate.bridge.questions import resolve
 
     remote = target.remote_name or target.name
     pending: Pending | None = None
+    forms = FormAnswers(source.given, source.ask)
 
     def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
         nonlocal pending
+        answers = answered(answers)
         meta = jp_meta(target.context(inputs, answers))
         result = session.call(remote, inputs.arguments, meta=meta, pending=pending, answers=answers)
         delay = 0.05
@@ -262,6 +264,7 @@ def _mcp_resolve(
             )
         pending = result.pending
         if pending is not None:
+            forms.optional |= pending.optional
             if not pending.questions:
                 raise BridgeError(
                     f"tools/call {remote!r} kept answering input_required with state only",
@@ -272,7 +275,9 @@ def _mcp_resolve(
         normalized = interpret_mcp(result.result, target.call_name, mode, stderr=result.stderr)
         return normalized.outcome, normalized.warnings
 
-    return resolve(step, source, answers=inputs.answers)
+    resolution = resolve(step, forms, answers=inputs.answers)
+    resolution.answers = answered(resolution.answers)
+    return resolution
 
 
 def run_target(
