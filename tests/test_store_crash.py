@@ -86,18 +86,24 @@ def test_sigkill_at_random_moments_never_tears_a_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("how", "code", "jobs"),
+    ("signum", "group", "jobs"),
     [
-        ("ctrl-c", 130, "1"),
-        ("ctrl-c", 130, "2"),
-        ("sigterm", 143, "2"),
+        (signal.SIGINT, True, "1"),
+        (signal.SIGINT, True, "2"),
+        (signal.SIGTERM, True, "2"),
+        (signal.SIGHUP, True, "2"),
+        (signal.SIGTERM, False, "2"),
     ],
+    ids=["ctrl-c", "ctrl-c jobs 2", "timeout jobs 2", "hangup jobs 2", "kill jobs 2"],
 )
-def test_a_stopped_run_ends_cleanly(tmp_path: Path, how: str, code: int, jobs: str) -> None:
-    """Ctrl-C (to the whole process group, as a terminal sends it) or SIGTERM (to the CLI,
-    as `timeout` sends it) mid-run: no traceback, no temporary left, no worker left, every
-    file whole, and rollback undoes what was committed. With --jobs, the workers had
-    printed tracebacks and left their temporaries behind."""
+def test_a_stopped_run_ends_cleanly(
+    tmp_path: Path, signum: signal.Signals, group: bool, jobs: str
+) -> None:
+    """A stop mid-run, to the whole process group (a terminal's Ctrl-C or hang-up, `timeout`'s
+    SIGTERM) or to the CLI alone (`kill`): exit 128+signal at once, no traceback, no
+    temporary left, no worker left, every file whole, and rollback undoes what was
+    committed. With --jobs, workers had printed tracebacks and left their temporaries,
+    and a group SIGTERM had killed them mid-batch and stalled the run for 30 s."""
     store = generated_store(tmp_path / "s", conversations=240, total_bytes=12_000_000, seed=7)
     files = sorted(store.glob("conversations/**/events.json"))
     before = {p: p.read_bytes() for p in files}
@@ -112,13 +118,13 @@ def test_a_stopped_run_ends_cleanly(tmp_path: Path, how: str, code: int, jobs: s
     while not any(store.glob(".jp-migrate/runs/*/journal.jsonl")):  # a batch is committed
         assert proc.poll() is None and time.monotonic() < deadline, "the run never started"
         time.sleep(0.005)
-    if how == "ctrl-c":
-        os.killpg(proc.pid, signal.SIGINT)
+    if group:
+        os.killpg(proc.pid, signum)
     else:
-        proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+        proc.send_signal(signum)
+    _, err = proc.communicate(timeout=15)  # well within the workers' 30 s grace
     stderr = err.decode()
-    assert proc.returncode == code and "Traceback" not in stderr, stderr
+    assert proc.returncode == 128 + signum and "Traceback" not in stderr, stderr
     assert not list(store.glob("conversations/**/.*.partial"))
     time.sleep(0.2)
     assert not [p for p in live_processes(str(store)) if p != proc.pid]
@@ -126,3 +132,29 @@ def test_a_stopped_run_ends_cleanly(tmp_path: Path, how: str, code: int, jobs: s
     assert "legacy" in states, "the run finished before the signal: nothing was stopped"
     assert run_cli("rollback", str(store)).returncode == 0
     assert all(p.read_bytes() == data for p, data in before.items())
+
+
+def test_a_worker_killed_from_outside_ends_the_run_with_one_line(tmp_path: Path) -> None:
+    """A --jobs worker SIGKILLed (the OOM killer, say): one error line, exit 2, every file
+    whole; the run had waited for it forever."""
+    store = generated_store(tmp_path / "s", conversations=240, total_bytes=12_000_000, seed=7)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jp_migrate", "conversations", str(store), "--jobs", "2"],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    workers: list[str] = []
+    while not workers:
+        assert proc.poll() is None and time.monotonic() < deadline, "no worker started"
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        workers = children.read_text().split() if children.exists() else []
+        time.sleep(0.005)
+    os.kill(int(workers[0]), signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)
+    lines = err.decode().strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("error: a --jobs worker process died"), lines
+    for path in store.glob("conversations/**/events.json"):
+        _state(path)

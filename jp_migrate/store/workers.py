@@ -1,27 +1,38 @@
 """Conversations through `migrate_many` (or `verify_conversation`), on worker processes for
 `--jobs N`, and a clean stop of those workers on Ctrl-C or SIGTERM.
 
-Workers are forked; each runs slices of conversations. On a stop the parent
-asks them to stop (an Event) instead of killing them: each finishes the
-conversation it is converting, abandons its uncommitted writes (no temporary
-is left) and returns; what it committed is in the run's journal, so
-`rollback` undoes it. A second Ctrl-C, or a worker that does not end within
-`STOP_GRACE` seconds, kills them.
+Workers are forked with the stop signals (SIGINT, SIGTERM, SIGHUP) blocked and
+ignore them from their first instruction: a terminal's Ctrl-C or `timeout`'s
+SIGTERM to the whole process group reaches the parent alone (the CLI turns it
+into KeyboardInterrupt), which asks the workers to stop (an Event) instead of
+killing them. Each finishes the conversation it is converting, abandons its
+uncommitted writes (no temporary is left) and returns; what it committed is in
+the run's journal, so `rollback` undoes it. A second Ctrl-C, or a worker still
+busy after `STOP_GRACE` seconds, is killed. A worker that dies (killed from
+outside) ends the run with one error line; a worker whose parent dies is
+killed with it (Linux).
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import signal
-import time
+import sys
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.synchronize import Event
 
+from jp_migrate.errors import JpMigrateError
 from jp_migrate.store.discover import Conversation
 from jp_migrate.store.migrate import Result, Settings, migrate_many
 from jp_migrate.store.verify import verify_conversation
 
 STOP_GRACE = 30.0  # seconds the workers get to wind down after a stop
+STOP_SIGNALS = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 _STOP: Event | None = None  # in a worker: set by the parent to stop the run
 
@@ -46,36 +57,56 @@ def run_slices(
     slices = [(part, settings, verify) for part in _slices(conversations, size)]
     context = multiprocessing.get_context("fork")
     stop = context.Event()
-    pool = context.Pool(min(jobs, len(slices)), initializer=_worker_start, initargs=(stop,))
+    executor = ProcessPoolExecutor(
+        min(jobs, len(slices)), mp_context=context, initializer=_worker_start, initargs=(stop,)
+    )
+    futures: list[Future[list[Result]]] = []
     try:
-        yield from pool.imap_unordered(_slice, slices)
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:  # the workers are forked here, inheriting the mask (see _worker_start)
+            futures = [executor.submit(_slice, part) for part in slices]
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending signal lands now
+        for future in as_completed(futures):
+            yield future.result()
+    except BrokenProcessPool:
+        stop.set()
+        raise JpMigrateError(
+            "a --jobs worker process died (killed from outside?): the run stopped; rerun "
+            "it to finish, or `jp-migrate rollback` what it committed"
+        ) from None
     except BaseException:  # Ctrl-C, SIGTERM (the CLI raises KeyboardInterrupt), a closed generator
         stop.set()
-        pool.close()
-        _wind_down()
+        executor.shutdown(wait=False, cancel_futures=True)
+        # A future cancelled before it ran never wakes `wait`: wait for the started ones only
+        # (they return at once, stopped); `cancel` fails for those.
+        started = [future for future in futures if not future.cancel()]
+        try:
+            wait(started, timeout=STOP_GRACE)
+        finally:
+            _kill_workers()  # still busy after the grace, or a second Ctrl-C came
         raise
     finally:
-        pool.terminate()  # idle workers die of SIGTERM, silently (see _worker_start)
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _wind_down() -> None:
-    """Wait until every worker has ended (they end once every slice returned), or the grace."""
-    deadline = time.monotonic() + STOP_GRACE
-    while multiprocessing.active_children() and time.monotonic() < deadline:
-        time.sleep(0.02)
+def _kill_workers() -> None:
+    for process in multiprocessing.active_children():
+        process.kill()
 
 
 def _worker_start(stop: Event) -> None:
-    """Ctrl-C reaches the workers too: they ignore it, and stop when the parent says so.
-    SIGTERM/SIGHUP kill a worker at once and silently (the CLI's handlers, which fork
-    passes on, raise KeyboardInterrupt: in a worker, a traceback on stderr)."""
+    """A worker ignores the stop signals (the parent stops it), dies with its parent, and
+    only then unblocks the signals it was forked with blocked: none reaches the CLI's
+    handlers here (in a worker, a KeyboardInterrupt is a traceback on stderr)."""
     global _STOP
     _STOP = stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is not None:
-            signal.signal(number, signal.SIG_DFL)
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+    if sys.platform == "linux":
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 class _Stopped(Exception):
