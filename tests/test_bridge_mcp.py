@@ -285,11 +285,15 @@ def test_a_server_that_never_answers_is_bounded_by_its_startup_timeout_not_timeo
     started = time.monotonic()
     with pytest.raises(BridgeError) as caught:
         McpSession(server, tmp_path, timeout=0.5).__enter__()
-    assert time.monotonic() - started >= 2.5
+    elapsed = time.monotonic() - started
     assert str(caught.value) == (
         "MCP server 's': start timed out after 2.5s (its startup_timeout_secs)"
     )
     assert live_processes(marker) == []
+    # and it was killed, not given the SDK's exit grace on top (it had taken 5 s and more)
+    from mcp.client.stdio import PROCESS_TERMINATION_TIMEOUT
+
+    assert 2.5 <= elapsed < 2.5 + PROCESS_TERMINATION_TIMEOUT
 
 
 RAW_SERVER = """\
@@ -482,3 +486,23 @@ def test_an_optional_form_field_nobody_answers_is_left_out(tmp_path: Path) -> No
     assert rc == 0 and out["text"] == "accept {'name': 'Ada', 'nick': 'A'}", err
     rc, _, err = bridge("t", "--answers", '{"nick": "A"}', "--no-input", ws=ws)  # required: named
     _one_line(rc, err, "'name'", "has no answer and no default")
+
+
+def test_a_server_that_dies_at_start_leaves_nothing_behind(tmp_path: Path) -> None:
+    """What a server started before it failed dies with it (the group had been found only
+    after the handshake, so such children lived on)."""
+    marker = str(tmp_path / "orphan")
+    server = tmp_path / "dying_server.py"
+    server.write_text(
+        "import subprocess, sys, time\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)', "
+        f"{marker!r}], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,\n"
+        "                 stderr=subprocess.DEVNULL)\n"
+        "time.sleep(0.3)\n"
+        "sys.exit('refusing to start')\n",
+        encoding="utf-8",
+    )
+    ws = _workspace(tmp_path, sys.executable, [str(server)], "t")
+    rc, _, err = bridge("t", ws=ws)
+    _one_line(rc, err, "start failed")
+    assert live_processes(marker) == []

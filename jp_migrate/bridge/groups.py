@@ -47,12 +47,16 @@ class Group:
 
 
 def spawned_by_this_thread() -> list[Group]:
-    """The groups led by children of the calling thread (the SDK spawns an MCP server from
-    its event loop's thread, in a new session). Empty where /proc lists no children (not
-    Linux, or a kernel without CONFIG_PROC_CHILDREN): what such a server leaves behind
-    is not found."""
+    return spawned_by(threading.get_native_id())
+
+
+def spawned_by(thread: int) -> list[Group]:
+    """The groups led by children of a thread of this process (by its native id: the SDK
+    spawns an MCP server from its event loop's thread, in a new session). Empty where
+    /proc lists no children (not Linux, or a kernel without CONFIG_PROC_CHILDREN): what
+    such a server leaves behind is not found."""
     try:
-        with open(f"/proc/self/task/{threading.get_native_id()}/children") as listing:
+        with open(f"/proc/self/task/{thread}/children") as listing:
             pids = [int(pid) for pid in listing.read().split()]
     except OSError:
         return []

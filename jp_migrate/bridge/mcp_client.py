@@ -16,6 +16,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -27,7 +28,7 @@ from typing import IO, Any, Self
 from jp_migrate.bridge import stop
 from jp_migrate.bridge.config import McpServer
 from jp_migrate.bridge.errors import BridgeError
-from jp_migrate.bridge.groups import Group, spawned_by_this_thread
+from jp_migrate.bridge.groups import Group, spawned_by, spawned_by_this_thread
 from jp_migrate.bridge.questions import AnswerSource
 from jp_migrate.contract.normalized import NormalizedQuestion
 
@@ -40,6 +41,8 @@ RPC_ERRORS = {
     -32603: "internal error",
 }
 DEFAULT_TIMEOUT = 60.0  # an MCP call never waits forever
+START_POLL_SECONDS = 0.01  # how often a starting server's process group is looked for
+START_KILL_AFTER = 0.25  # seconds past startup_timeout_secs a hung server is killed
 
 
 def jp_meta(context: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -295,17 +298,48 @@ class McpSession:
             tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
         )
         self._portal = self._stack.enter_context(start_blocking_portal())
+        started = threading.Event()
+        watcher = threading.Thread(
+            target=self._watch_start,
+            args=(self._portal.call(threading.get_native_id), started),
+            name="jp-migrate-mcp-start",
+            daemon=True,
+        )
+        watcher.start()
         try:
             _, self._inbox = self._portal.start_task(self._own_client)
         except BaseException as exc:  # noqa: BLE001 - every start failure is one line
+            started.set()
+            watcher.join()
             if isinstance(exc, KeyboardInterrupt) or stop.STOPPED.is_set():
                 self.abort()  # a server still starting is not waited for
                 self._stack.close()
+                self._kill()
                 raise KeyboardInterrupt from None
             error = self._fail(exc, "start")
             self._stack.close()
+            self._kill()  # what a server that failed to start left behind
             raise error from None
+        started.set()
+        watcher.join()
         return self
+
+    def _watch_start(self, portal_thread: int, started: threading.Event) -> None:
+        """While the server starts (in a thread of its own): find its process group as soon
+        as it is spawned, so a failed or interrupted start leaves nothing behind, and kill
+        it when the start outlives startup_timeout_secs (the SDK would wait seconds more
+        for a hung server to exit)."""
+        startup = self.server.startup_timeout
+        # A moment after the start's own deadline, so the start still ends as a timeout.
+        deadline = None if startup is None else time.monotonic() + startup + START_KILL_AFTER
+        while not started.wait(START_POLL_SECONDS):
+            if not self._groups:
+                self._groups = spawned_by(portal_thread)
+            if deadline is not None and time.monotonic() >= deadline:
+                self._kill()
+                return
+        if not self._groups:
+            self._groups = spawned_by(portal_thread)
 
     async def _own_client(self, *, task_status: Any) -> None:
         """One task enters, uses and leaves the SDK client (anyio scopes must not cross tasks)."""
@@ -335,7 +369,7 @@ class McpSession:
             with self._life, anyio.CancelScope(deadline=deadline) as connecting:
                 async with client:
                     connecting.deadline = math.inf
-                    self._groups = spawned_by_this_thread()
+                    self._groups = spawned_by_this_thread() or self._groups
                     task_status.started(send)
                     async with receive:
                         async for work, future in receive:
