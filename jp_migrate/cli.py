@@ -16,6 +16,7 @@ from typing import NoReturn
 import click
 
 from jp_migrate import __version__
+from jp_migrate.visible import line
 
 # name → ("module:attribute", one-line help shown by --help without importing the module)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(2 if exc.exit_code in (1, 2) else exc.exit_code)
     except JpMigrateError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {line(str(exc))}", err=True)
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(1)

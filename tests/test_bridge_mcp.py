@@ -506,3 +506,16 @@ def test_a_server_that_dies_at_start_leaves_nothing_behind(tmp_path: Path) -> No
     rc, _, err = bridge("t", ws=ws)
     _one_line(rc, err, "start failed")
     assert live_processes(marker) == []
+
+
+def test_an_error_line_shows_control_characters_instead_of_sending_them(tmp_path: Path) -> None:
+    """The last line of a failing server's stderr is quoted in the error: escaped."""
+    server = tmp_path / "noisy_dying_server.py"
+    server.write_text(
+        "import sys\nsys.stderr.write('boom \\x1b]0;TITLE\\x07 \\x9b2J\\n')\nsys.exit(3)\n",
+        encoding="utf-8",
+    )
+    ws = _workspace(tmp_path, sys.executable, [str(server)], "t")
+    rc, _, err = bridge("t", ws=ws)
+    _one_line(rc, err, "start failed", "(stderr: boom \\x1b]0;TITLE\\x07 \\x9b2J)")
+    assert "\x1b" not in err and "\x9b" not in err

@@ -20,6 +20,7 @@ from jp_migrate.bridge.modes import HOST_MODES, plain_local
 from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
+from jp_migrate.visible import line
 
 
 class Seconds(click.ParamType):
@@ -64,7 +65,7 @@ def _json_option(value: str | None, option: str) -> dict[str, Any]:
 
 
 def _fail(exc: Exception) -> int:
-    click.echo(f"error: {exc}", err=True)
+    click.echo(f"error: {line(str(exc))}", err=True)
     return 2
 
 
@@ -266,7 +267,8 @@ def verify(
 
     A cases file has one JSON object per line: {"arguments", "answers",
     "options"}, optionally "name" (a label) and "tool" (the line is for that
-    tool only: --tool, else --after-tool, else --name, else 'tool').
+    tool only: --tool, else --after-tool, else --name, else the control's name:
+    its --before-tool, or 'tool' for a command).
 
     Each case is reported as match, expected (naming the SPEC §2 difference),
     mismatch (naming the fields) or error, with its inputs and both outcomes.

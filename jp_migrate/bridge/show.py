@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from jp_migrate.contract.normalized import NormalizedOutcome
 from jp_migrate.contract.report import Report, VerifyCase
+from jp_migrate.visible import visible
 
 _VERDICT_STYLE = {
     "match": "green",
@@ -17,15 +18,6 @@ _VERDICT_STYLE = {
     "mismatch": "bold red",
     "error": "bold yellow",
 }
-
-
-# Control characters other than tab and newline (C0, DEL, C1), shown as `\xNN`: a tool's
-# output must not drive the terminal (set its title, colours, move the cursor).
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if chr(c) not in "\t\n"}
-
-
-def visible(text: str) -> str:
-    return text.translate(_CONTROLS)
 
 
 def _console(*, soft_wrap: bool = True) -> Any:
@@ -90,7 +82,7 @@ def print_verify(results: Sequence[VerifyCase]) -> None:
             for side in ("control", "candidate"):
                 observed = getattr(case, side)
                 if observed is not None:
-                    text = json.dumps(observed.get("text"), ensure_ascii=False)
+                    text = visible(json.dumps(observed.get("text"), ensure_ascii=False))
                     flags = f"{observed.get('status')}, is_error={str(observed.get('is_error')).lower()}"
                     console.print(f"         {side}: [{flags}] {text}", markup=False)
         if case.message and verdict != "match":

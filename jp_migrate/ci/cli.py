@@ -14,20 +14,21 @@ from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.report import Report
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.report import case_label, emit_reports, parse_spec
+from jp_migrate.visible import line
 
 
 def _problems(report: Report) -> list[str]:
     """One line per file or case in error, for stderr (whatever the report formats)."""
     lines = [
-        f"error: {f.path}: {f.message}"
+        line(f"error: {f.path}: {f.message}")
         for f in [*(report.store or []), *(report.tools or [])]
         if f.status == "error"
     ]
     lines += [
-        f"skipped: {f.path}: {f.message}" for f in report.store or [] if f.status == "skipped"
+        line(f"skipped: {f.path}: {f.message}") for f in report.store or [] if f.status == "skipped"
     ]
     lines += [
-        f"error: verify {case_label(c)}: {c.message}"
+        line(f"error: verify {case_label(c)}: {c.message}")
         for c in report.verify or []
         if c.verdict == "error"
     ]
@@ -174,8 +175,8 @@ def check(
         )
     workspace = _workspace_of(path if path.is_dir() else path.parent)
     report = run_check(config, Path.cwd(), workspace, timings=timings)
-    for line in _problems(report):
-        click.echo(line, err=True)
+    for problem in _problems(report):
+        click.echo(problem, err=True)
     sys.stdout.flush()
     emit_reports(report, specs)
     return report.exit_code

@@ -16,6 +16,7 @@ from jp_migrate.codemod.api import ToolsOptions, migrate_tools
 from jp_migrate.codemod.sites import format_site
 from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.report import Report, ToolFile
+from jp_migrate.visible import line
 
 
 def exit_code(files: Sequence[ToolFile], *, write: bool) -> int:
@@ -96,7 +97,7 @@ def tools(
     to_err = _stdout_taken(reports)
     for f in files:
         if f.status == "error":
-            click.echo(f"error: {f.path}: {f.message}", err=True)
+            click.echo(line(f"error: {f.path}: {f.message}"), err=True)
         for site in f.sites:
             if site.action == "unhandled" or not quiet:
                 click.echo(format_site(f.path, site), err=to_err)

@@ -20,6 +20,7 @@ from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.report import Report, StoreFile
 from jp_migrate.store.api import Progress, StoreOptions, run_stores
 from jp_migrate.store.rollback import RollbackOptions, rollback_stores
+from jp_migrate.visible import line
 
 USER_LOCAL_OPTION = click.option(
     "--exclude-user-local",
@@ -61,17 +62,17 @@ def _print_files(
     for f in files:
         if f.status == "error" and f.problems:
             for problem in f.problems:
-                click.echo(f"problem: {f.path}: {problem}", err=True)
+                click.echo(line(f"problem: {f.path}: {problem}"), err=True)
         elif f.status in ("error", "skipped"):
-            click.echo(f"{f.status}: {f.path}: {f.message}", err=True)
+            click.echo(line(f"{f.status}: {f.path}: {f.message}"), err=True)
         elif f.status == "migrated" and not table:
             repairs = f", {len(f.repairs)} repaired" if f.repairs else ""
             word = f"would {verb}" if dry_run else f"{verb}d"
             _echo(f"{word} {f.path} ({f.events_migrated} events{repairs})", reports)
         if f.status in ("migrated", "unchanged") and f.message and not table:
-            click.echo(f"note: {f.path}: {f.message}", err=True)  # e.g. a leftover removed
+            click.echo(line(f"note: {f.path}: {f.message}"), err=True)  # e.g. a leftover removed
         for warning in f.warnings:
-            click.echo(f"warning: {f.path}: {warning}", err=True)
+            click.echo(line(f"warning: {f.path}: {warning}"), err=True)
         if f.diff:
             _echo(f.diff.rstrip("\n"), reports)
 
@@ -315,7 +316,7 @@ def rollback(
     code = exit_code(result.files)
     for f in result.files:
         if f.status in ("error", "skipped"):
-            click.echo(f"{f.status}: {f.path}: {f.message}", err=True)
+            click.echo(line(f"{f.status}: {f.path}: {f.message}"), err=True)
         elif f.status == "migrated":
             _echo(f"{f.message}: {f.path}", reports)
     if not result.runs and not any(f.status != "unchanged" for f in result.files):
