@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -44,10 +43,6 @@ class Group:
                 return
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(self.id, signal.SIGKILL)
-
-
-def spawned_by_this_thread() -> list[Group]:
-    return spawned_by(threading.get_native_id())
 
 
 def spawned_by(thread: int) -> list[Group]:

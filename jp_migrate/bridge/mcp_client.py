@@ -28,7 +28,7 @@ from typing import IO, Any, Self
 from jp_migrate.bridge import stop
 from jp_migrate.bridge.config import McpServer
 from jp_migrate.bridge.errors import BridgeError
-from jp_migrate.bridge.groups import Group, spawned_by, spawned_by_this_thread
+from jp_migrate.bridge.groups import Group, spawned_by
 from jp_migrate.bridge.questions import AnswerSource
 from jp_migrate.contract.normalized import NormalizedQuestion
 
@@ -307,10 +307,12 @@ class McpSession:
         )
         watcher.start()
         try:
-            _, self._inbox = self._portal.start_task(self._own_client)
+            try:
+                _, self._inbox = self._portal.start_task(self._own_client)
+            finally:
+                started.set()
+                watcher.join()  # the server's group is known from here on
         except BaseException as exc:  # noqa: BLE001 - every start failure is one line
-            started.set()
-            watcher.join()
             if isinstance(exc, KeyboardInterrupt) or stop.STOPPED.is_set():
                 self.abort()  # a server still starting is not waited for
                 self._stack.close()
@@ -320,13 +322,12 @@ class McpSession:
             self._stack.close()
             self._kill()  # what a server that failed to start left behind
             raise error from None
-        started.set()
-        watcher.join()
         return self
 
     def _watch_start(self, portal_thread: int, started: threading.Event) -> None:
-        """While the server starts (in a thread of its own): find its process group as soon
-        as it is spawned, so a failed or interrupted start leaves nothing behind, and kill
+        """While the server starts (in a thread of its own): find its process group (the
+        children of the portal's thread, which spawns it) as soon as it is spawned, so a
+        failed or interrupted start leaves nothing behind, and kill
         it when the start outlives startup_timeout_secs (the SDK would wait seconds more
         for a hung server to exit)."""
         startup = self.server.startup_timeout
@@ -369,7 +370,6 @@ class McpSession:
             with self._life, anyio.CancelScope(deadline=deadline) as connecting:
                 async with client:
                     connecting.deadline = math.inf
-                    self._groups = spawned_by_this_thread() or self._groups
                     task_status.started(send)
                     async with receive:
                         async for work, future in receive:
