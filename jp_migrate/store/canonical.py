@@ -118,11 +118,7 @@ def check_rewritable(raw: bytes, events: list[Any], indices: Iterable[int]) -> N
     indices = sorted(indices)
     if not indices or _canonical_spans(raw, events, indices) is not None:
         return
-    text = raw.decode("utf-8")
-    spans = _spans(text)
-    for index in indices:
-        start, end = spans[index]
-        _no_repeated_field(text[start:end], index)
+    _checked_spans(raw.decode("utf-8"), indices)
 
 
 def element_spans(text: str) -> list[tuple[int, int]]:
@@ -157,12 +153,11 @@ def splice(text: str, replaced: Mapping[int, Any]) -> str:
     An element about to be replaced that repeats one of its fields is refused:
     the parsers kept only its last value, and JP's serde_json refuses the event.
     """
-    spans = _spans(text)
+    spans = _checked_spans(text, sorted(replaced))
     out: list[str] = []
     cursor = 0
     for index in sorted(replaced):
         start, end = spans[index]
-        _no_repeated_field(text[start:end], index)
         out.append(text[cursor:start])
         out.append(_styled(replaced[index], text, start, end))
         cursor = end
@@ -170,11 +165,17 @@ def splice(text: str, replaced: Mapping[int, Any]) -> str:
     return "".join(out)
 
 
-def _spans(text: str) -> list[tuple[int, int]]:
+def _checked_spans(text: str, indices: list[int]) -> list[tuple[int, int]]:
+    """The elements' spans, refusing a file too deep to splice and an element about to be
+    replaced (`indices`) that repeats a field."""
     try:
-        return element_spans(text)
+        spans = element_spans(text)
     except RecursionError:
         raise ContractError("nested too deeply to rewrite it (JP reads 128 levels)") from None
+    for index in indices:
+        start, end = spans[index]
+        _no_repeated_field(text[start:end], index)
+    return spans
 
 
 def _no_repeated_field(element: str, index: int) -> None:
