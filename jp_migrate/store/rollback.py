@@ -81,7 +81,7 @@ def _downgrade_file(conversation: Conversation, force: bool) -> StoreFile:
     loaded = read_events(conversation.events, source=shown)
     if not force:
         for index, event in enumerate(loaded.events):
-            dropped = downgrade_drops(event) if is_migrated(event) else []
+            dropped = downgrade_drops(event)  # empty for an event that is not migrated
             if dropped:
                 return StoreFile(
                     **base,
