@@ -34,6 +34,7 @@ class EventsFile:
     mode: int = 0o644  # st_mode of the file read, from the same descriptor
     times: tuple[int, int] | None = None  # its (st_atime_ns, st_mtime_ns), kept by a rewrite
     owner: tuple[int, int] | None = None  # its (st_uid, st_gid), kept by a rewrite where we may
+    device: int | None = None  # its st_dev: the filesystem a rewrite makes durable
 
     @property
     def sha256(self) -> str:
@@ -104,4 +105,6 @@ def read_events(path: str | os.PathLike[str], *, source: str) -> EventsFile:
         raise ContractError(f"cannot read: {exc.strerror or exc}", source=source) from None
     times = (info.st_atime_ns, info.st_mtime_ns)
     owner = (info.st_uid, info.st_gid)
-    return EventsFile(raw, parse_events(raw, source=source), info.st_mode, times, owner)
+    return EventsFile(
+        raw, parse_events(raw, source=source), info.st_mode, times, owner, info.st_dev
+    )

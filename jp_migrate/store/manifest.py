@@ -115,10 +115,13 @@ def backup_path(root: str, run_id: str, relative: str) -> str:
     return os.path.join(_run_dir(root, run_id), backup_name(relative))
 
 
-def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:
+def append_journal(
+    root: Path, run_id: str, records: list[FileRecord], *, fsync: bool = True
+) -> None:
     """One write of whole lines, O_APPEND, then fsync: safe from parallel workers and a crash.
 
     Called before the files are renamed, so every file a killed run replaced has a record.
+    `fsync=False` when the caller's batch sync makes the journal durable before the renames.
     """
     if not records:
         return
@@ -128,7 +131,8 @@ def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:
     fd = os.open(directory / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         os.write(fd, lines)
-        os.fsync(fd)
+        if fsync:
+            os.fsync(fd)
     finally:
         os.close(fd)
 

@@ -1,7 +1,9 @@
 """Atomic file replacement with an optional zero-copy backup.
 
 The new bytes go to a temporary file beside the target, are fsynced, and are
-renamed over the target; the directory is fsynced after. The backup is a hard
+renamed over the target; the directory is fsynced after (`atomic_write`). A
+migration writes its temporaries with `write_temp` and makes a whole batch of
+them durable at once before renaming them (see `durable`). The backup is a hard
 link to the original inode made before the rename (the rename only moves the
 name), so it costs no byte copy; a copy is made only where links are refused.
 
@@ -186,7 +188,8 @@ def write_temp(
 
     `spare`, a file of ours on the same filesystem that is no longer needed, is
     reused as the temporary (its old bytes overwritten and cut to length). The
-    caller fsyncs and renames (`commit`), possibly after a batch of others.
+    caller makes it durable (an fsync, or its batch's syncfs) and renames it
+    (`commit`), possibly after a batch of others.
     `times` (atime, mtime in ns) are set on it last, so the file that takes the
     target's place carries them from the start; `owner` (uid, gid) is the
     replaced file's, kept where we may (see `keep_owner`).
