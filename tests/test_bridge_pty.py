@@ -35,9 +35,10 @@ class Terminal:
         os.close(slave)
         self.seen = ""
 
-    def expect(self, needle: str, timeout: float = 30) -> None:
+    def expect(self, needle: str, timeout: float = 30, after: int = 0) -> None:
+        """Wait until `needle` shows (in what the terminal showed from offset `after` on)."""
         deadline = time.monotonic() + timeout
-        while needle not in self.seen:
+        while needle not in self.seen[after:]:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise AssertionError(f"never saw {needle!r}; got {self.seen!r}")
@@ -130,3 +131,29 @@ def test_mcp_input_required_elicitation_asked_on_the_terminal() -> None:
     assert term.finish(timeout=30) == 0
     outcome = _outcome(term.seen)
     assert (outcome["protocol"], outcome["text"]) == ("mcp", "deleted a.txt")
+
+
+@pytest.mark.parametrize(
+    ("wants", "sent"), [("n", "{'name': 'Ada'}"), ("y", "{'name': 'Ada', 'nick': 'A'}")]
+)
+def test_an_optional_form_field_may_be_left_out_at_the_terminal(
+    tmp_path: Path, wants: str, sent: str
+) -> None:
+    """A field the MCP form does not require: the terminal first asks whether to answer it;
+    "no" leaves it out of the form. It had to be answered."""
+    from test_bridge_mcp import OPTIONAL_FIELD_SERVER, _workspace
+
+    server = tmp_path / "optional_server.py"
+    server.write_text(OPTIONAL_FIELD_SERVER, encoding="utf-8")
+    ws = _workspace(tmp_path, sys.executable, [str(server)], "go")
+    term = Terminal("bridge", "run", "t", "-w", str(ws), "--json")
+    term.expect("Go ahead?", timeout=60)
+    term.send("Ada")
+    term.expect("Go ahead? ('nick' is optional) Answer it? [y/n] (n):")
+    shown = len(term.seen)
+    term.send(wants)
+    if wants == "y":
+        term.expect("Go ahead?", timeout=30, after=shown)  # now the field itself
+        term.send("A")
+    assert term.finish(timeout=30) == 0
+    assert _outcome(term.seen)["text"] == f"accept {sent}"

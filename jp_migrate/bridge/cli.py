@@ -167,14 +167,20 @@ def run(
             if plain is not None:
                 click.echo(json.dumps(plain, indent=2, ensure_ascii=False))
                 return 1 if plain["is_error"] else 0
-        from jp_migrate.bridge.questions import AnswerSource, is_interactive, terminal_asker
+        from jp_migrate.bridge.questions import (
+            AnswerSource,
+            is_interactive,
+            terminal_asker,
+            terminal_wants,
+        )
 
-        asker = terminal_asker if (is_interactive() and not no_input) else None
+        terminal = is_interactive() and not no_input
+        asker = terminal_asker if terminal else None
         resolution = run_target(
             target,
             inputs,
             mode=protocol,
-            source=AnswerSource(inputs.answers, asker),
+            source=AnswerSource(inputs.answers, asker, terminal_wants if terminal else None),
             timeout=timeout,  # type: ignore[arg-type]
             first=first,
         )

@@ -87,19 +87,18 @@ OMITTED: Any = object()  # the answer to an optional form field nobody answered:
 
 @dataclass
 class FormAnswers(AnswerSource):
-    """Answers for MCP forms: a field the form does not require, with no answer given, no
-    one to ask and no default, is left out of the form (MCP forms mark optional fields)."""
+    """Answers for MCP forms (MCP forms mark optional fields): a field the form does not
+    require, with no answer given, is left out when the user says so (`wants`, at a
+    terminal), or with no one to ask and no default."""
 
     optional: frozenset[str] = frozenset()
 
     def answer(self, question: NormalizedQuestion) -> Any:
-        if (
-            question.id in self.optional
-            and question.id not in self.given
-            and self.ask is None
-            and question.default is None
-        ):
-            return OMITTED
+        if question.id in self.optional and question.id not in self.given:
+            if self.ask is None and question.default is None:
+                return OMITTED
+            if self.ask is not None and self.wants is not None and not self.wants(question):
+                return OMITTED
         return super().answer(question)
 
 

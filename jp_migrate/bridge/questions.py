@@ -39,6 +39,9 @@ class AnswerSource:
 
     given: Mapping[str, Any] = field(default_factory=dict)
     ask: Asker | None = None
+    # For a question that may go unanswered (an optional MCP form field): whether the user
+    # wants to answer it at all (a terminal asks). None: it is asked like any other.
+    wants: Callable[[NormalizedQuestion], bool] | None = None
 
     def answer(self, question: NormalizedQuestion) -> Any:
         if question.id in self.given:
@@ -118,6 +121,14 @@ def _prompt_select(question: NormalizedQuestion, options: list[str]) -> str:
     default = str(options.index(question.default) + 1) if question.default in options else ...
     choice = Prompt.ask("Choose", choices=numbers + options, default=default, show_choices=False)
     return options[int(choice) - 1] if choice in numbers else choice
+
+
+def terminal_wants(question: NormalizedQuestion) -> bool:
+    """At a terminal, before an optional question: answer it, or leave it out?"""
+    from rich.prompt import Confirm
+
+    label = " ".join(question.text.split())
+    return bool(Confirm.ask(f"{label} ({question.id!r} is optional) Answer it?", default=False))
 
 
 def _prompt_text(question: NormalizedQuestion) -> str:

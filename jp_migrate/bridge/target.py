@@ -246,7 +246,7 @@ def _mcp_resolve(
 
     remote = target.remote_name or target.name
     pending: Pending | None = None
-    forms = FormAnswers(source.given, source.ask)
+    forms = FormAnswers(source.given, source.ask, source.wants)
 
     def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
         nonlocal pending
