@@ -243,3 +243,19 @@ def test_only_listed_filesystems_on_a_recent_kernel_take_syncfs(
     monkeypatch.setattr(durable, "_BATCHABLE", {})
     monkeypatch.setattr(durable, "_SYNCFS_KERNEL", False)  # before 5.8, or not Linux
     assert durable.batchable("x/b", device=2) is False
+
+
+def test_loading_the_store_runs_no_program() -> None:
+    """libc is found in the process itself: `ctypes.util.find_library` would run `ldconfig`
+    (or a compiler) at every start of a migration."""
+    code = (
+        "import subprocess\n"
+        "def refuse(*args, **kwargs):\n"
+        "    raise SystemExit(f'started a program: {args[1] if len(args) > 1 else kwargs}')\n"
+        "subprocess.Popen.__init__ = refuse\n"
+        "from jp_migrate.store import durable, migrate, workers\n"
+        "print(durable.filesystem_type('.') is not None or not durable._LIBC)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"

@@ -25,7 +25,6 @@ that can make a batch wait longer, never less safe.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
 
@@ -46,7 +45,7 @@ def _libc() -> ctypes.CDLL | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        libc = ctypes.CDLL(None, use_errno=True)  # the process's own symbols: libc's among them
     except OSError:
         return None
     return libc if hasattr(libc, "syncfs") and hasattr(libc, "statfs") else None
