@@ -128,10 +128,13 @@ def run_stores(
     # By real path: one store named twice (a symlink, two PATHs) has one run record,
     # which a second manifest.json for it would overwrite.
     records: dict[str, list[manifest.FileRecord]] = defaultdict(list)
+    real: dict[str, str] = {}  # root → its real path, resolved once (a lstat per component)
     for result in _run_all(conversations, settings, options.verify, options.jobs, progress):
         files.append(result.file)
         if result.record is not None:
-            records[os.path.realpath(result.root)].append(result.record)
+            if result.root not in real:
+                real[result.root] = os.path.realpath(result.root)
+            records[real[result.root]].append(result.record)
     run_dirs: list[Path] = []
     if run_id is not None:
         opts = {"encoding": options.encoding, "rules": list(rule_ids), "backup": options.backup}
