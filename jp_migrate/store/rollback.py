@@ -79,9 +79,10 @@ def _downgrade_file(conversation: Conversation, force: bool) -> StoreFile:
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
     loaded = read_events(conversation.events, source=shown)
+    migrated = [index for index, event in enumerate(loaded.events) if is_migrated(event)]
     if not force:
-        for index, event in enumerate(loaded.events):
-            dropped = downgrade_drops(event)  # empty for an event that is not migrated
+        for index in migrated:
+            dropped = downgrade_drops(loaded.events[index])
             if dropped:
                 return StoreFile(
                     **base,
@@ -89,17 +90,14 @@ def _downgrade_file(conversation: Conversation, force: bool) -> StoreFile:
                     message=f"[{index}]: a downgrade would drop {', '.join(dropped)}, which a "
                     "legacy response cannot hold: not downgraded (--force to drop it)",
                 )
-    if any(may_be_wide(event) for event in loaded.events if is_migrated(event)):
+    if any(may_be_wide(loaded.events[index]) for index in migrated):
         loaded = exactly(loaded, source=shown)  # an integer orjson made a double is rewritten
     replaced = {}
-    for index, event in enumerate(loaded.events):
-        if is_migrated(event):
-            try:
-                replaced[index] = downgrade_response(event)
-            except ContractError as exc:
-                raise ContractError(
-                    exc.reason, field=f"[{index}].{exc.field}".rstrip(".")
-                ) from None
+    for index in migrated:  # the same events, in either reading
+        try:
+            replaced[index] = downgrade_response(loaded.events[index])
+        except ContractError as exc:
+            raise ContractError(exc.reason, field=f"[{index}].{exc.field}".rstrip(".")) from None
     if not replaced:
         return StoreFile(**base, status="unchanged", events_total=len(loaded.events))
     if is_read_only(conversation.events):
