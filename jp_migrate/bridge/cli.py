@@ -8,7 +8,6 @@ expected, 1 a case mismatched, 2 a case could not run (or bad usage).
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from jp_migrate.bridge.modes import HOST_MODES, plain_local
 from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
+from jp_migrate.seconds import is_seconds
 from jp_migrate.visible import line
 
 
@@ -35,7 +35,7 @@ class Seconds(click.ParamType):
             seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not 0 < seconds < math.inf:
+        if not is_seconds(seconds):
             self.fail(f"{value!r}: expected a number of seconds above 0", param, ctx)
         return seconds
 

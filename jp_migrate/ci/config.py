@@ -28,13 +28,13 @@ file resolve against the file's directory; command-line flags override keys.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.seconds import is_seconds
 from jp_migrate.tomlfile import read_toml
 
 CONFIG_FILE = ".jp-migrate.toml"
@@ -169,11 +169,7 @@ def _verify(where: Path, key: str, value: Any) -> VerifyTargets:
             where, f"{key}.{unknown[0]}", "unknown key (expected tool, tools, control, timeout)"
         )
     timeout = value.get("timeout")
-    if timeout is not None and (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, int | float)
-        or not 0 < timeout < math.inf  # and not nan, which compares false with everything
-    ):
+    if timeout is not None and not is_seconds(timeout):
         raise ConfigError(where, f"{key}.timeout", "expected a number of seconds above 0")
     control = value.get("control", {})
     if not isinstance(control, dict) or not all(isinstance(v, str) and v for v in control.values()):
