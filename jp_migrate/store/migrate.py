@@ -57,9 +57,11 @@ def may_hold_response(raw: bytes) -> bool:
 
 
 # Pool threads: with a syncfs per batch they only write and hash beside the conversion, and
-# more of them only contend for the GIL (measured: 2 beat 8); an fsync per file wants more
-# in flight at once (concurrent fsyncs share one journal commit on ext4/xfs).
+# more of them only contend for the GIL (measured: 2 beat 8; in a `--jobs` worker, whose
+# siblings keep the other cores busy, 1 beat 2); an fsync per file wants more in flight at
+# once (concurrent fsyncs share one journal commit on ext4/xfs).
 COMMIT_THREADS = 2
+WORKER_COMMIT_THREADS = 1
 FSYNC_THREADS = 8
 BATCH_FILES = 32  # writes per commit batch (each holds a lock, a descriptor and its bytes)
 BATCH_BYTES = 32 * 1024 * 1024  # ... and this many old + new bytes not yet hashed, in two batches
@@ -558,16 +560,20 @@ def _commit(batch: _Batch, pool: ThreadPoolExecutor) -> Iterator[Result]:
         yield Result(file, pending.record, pending.conversation.root.fspath)
 
 
-def _threads(first: Conversation) -> int:
-    """The pool's size, by whether the first conversation's filesystem takes a syncfs."""
+def _threads(first: Conversation, writers: int) -> int:
+    """The pool's size: `writers`, or more when the first conversation's filesystem takes
+    no syncfs (an fsync per file)."""
     try:
-        return COMMIT_THREADS if durable.batchable(first.directory) else FSYNC_THREADS
+        return writers if durable.batchable(first.directory) else FSYNC_THREADS
     except OSError:  # gone: its own processing reports that
         return FSYNC_THREADS
 
 
-def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> Iterator[Result]:
-    """A Result per conversation; writes are committed in batches (see the module docstring)."""
+def migrate_many(
+    conversations: Iterable[Conversation], settings: Settings, *, writers: int = COMMIT_THREADS
+) -> Iterator[Result]:
+    """A Result per conversation; writes are committed in batches (see the module docstring),
+    written by `writers` threads beside the conversions."""
     if settings.mode != "write":
         for conversation in conversations:
             outcome = _prepare(conversation, settings)
@@ -583,7 +589,9 @@ def migrate_many(conversations: Iterable[Conversation], settings: Settings) -> I
     # committed (renamed) only once the next one is full, so its writes and its sync ran
     # while the next was converted, and the renames rarely wait for the disk.
     previous, batch = _Batch(), _Batch()
-    with ThreadPoolExecutor(_threads(first), thread_name_prefix="jp-migrate-commit") as pool:
+    with ThreadPoolExecutor(
+        _threads(first, writers), thread_name_prefix="jp-migrate-commit"
+    ) as pool:
         try:
             for conversation in itertools.chain([first], remaining):
                 outcome = _prepare(conversation, settings)

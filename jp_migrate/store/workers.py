@@ -26,7 +26,13 @@ from multiprocessing.synchronize import Event
 
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store.discover import Conversation
-from jp_migrate.store.migrate import Result, Settings, migrate_many
+from jp_migrate.store.migrate import (
+    COMMIT_THREADS,
+    WORKER_COMMIT_THREADS,
+    Result,
+    Settings,
+    migrate_many,
+)
 from jp_migrate.store.verify import verify_conversation
 
 STOP_GRACE = 30.0  # seconds the workers get to wind down after a stop
@@ -38,11 +44,14 @@ _STOP: Event | None = None  # in a worker: set by the parent to stop the run
 
 
 def results(
-    conversations: Iterable[Conversation], settings: Settings, verify: bool
+    conversations: Iterable[Conversation],
+    settings: Settings,
+    verify: bool,
+    writers: int = COMMIT_THREADS,
 ) -> Iterator[Result]:
     if verify:
         return (Result(verify_conversation(c)) for c in conversations)
-    return migrate_many(conversations, settings)
+    return migrate_many(conversations, settings, writers=writers)
 
 
 def run_slices(
@@ -125,7 +134,7 @@ def _slice(args: tuple[list[Conversation], Settings, bool]) -> list[Result]:
     stop, what is not committed yet is abandoned (`migrate_many` removes its temporaries)."""
     conversations, settings, verify = args
     try:
-        return list(results(_until_stopped(conversations), settings, verify))
+        return list(results(_until_stopped(conversations), settings, verify, WORKER_COMMIT_THREADS))
     except _Stopped:
         return []
 
