@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 from store_support import legacy_events, responses, snapshot, write_conversation
 
 from jp_migrate.store import durable, manifest, migrate
@@ -56,7 +57,7 @@ class Calls:
 
     @staticmethod
     def _journal(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-        return f"fsync={kwargs.get('fsync', True)}"
+        return str(args[0])
 
     def _wrap(
         self,
@@ -101,10 +102,12 @@ def test_one_syncfs_makes_a_batch_durable_before_any_rename(
     assert len(syncs) == 1  # five files, one batch, one filesystem
     renames = calls.index("rename")
     assert len(renames) == len(NAMES)
-    assert max(calls.index("write")) < syncs[0] < min(renames)
-    assert calls.log[calls.index("journal")[0]][1] == "fsync=False"
-    assert calls.index("journal")[0] < syncs[0]  # the journal is durable before a rename too
-    assert calls.index("fsync") == []  # no file, and not the journal, is fsynced on its own
+    journal = calls.index("journal")
+    # The files and backups are durable before the journal names them, and the journal
+    # (fsynced) before any rename.
+    assert max(calls.index("write")) < syncs[0] < journal[0] < min(renames)
+    fsynced = [calls.log[i][1] for i in calls.index("fsync")]
+    assert fsynced and all(path.endswith("journal.jsonl") for path in fsynced)
     for path in paths.values():
         assert responses(path) and all(isinstance(r["content"], list) for r in responses(path))
 
@@ -123,8 +126,8 @@ def test_a_filesystem_without_syncfs_gets_an_fsync_per_file_and_for_the_journal(
     assert calls.index("syncfs") == []
     temporaries = calls.index("fsync", str(tmp_path / "conversations"))
     assert len(temporaries) == len(NAMES)
-    assert max(temporaries) < min(calls.index("rename"))
-    assert calls.log[calls.index("journal")[0]][1] == "fsync=True"
+    assert max(temporaries) < calls.index("journal")[0] < min(calls.index("rename"))
+    assert any(path.endswith("journal.jsonl") for kind, path in calls.log if kind == "fsync")
 
 
 @linux
@@ -170,6 +173,11 @@ def test_a_failed_sync_leaves_every_file_of_the_batch_as_it_was(
     assert snapshot(tmp_path) == before  # not a byte, not an mtime
     leftovers = [p for p in tmp_path.rglob("*") if p.name.endswith(".jp-migrate.partial")]
     assert leftovers == []
+    # No record of a run that changed nothing: no journal naming the files, no backups
+    # (a rollback had "rolled back" it, and refused a file jp changed since).
+    assert not list((tmp_path / ".jp-migrate").glob("runs/*"))
+    rollback = run_cli("rollback", str(tmp_path))
+    assert "nothing to roll back" in (rollback.stdout + rollback.stderr).lower(), rollback
     monkeypatch.undo()
     rerun = run_stores([tmp_path], StoreOptions())  # a rerun finishes the job
     assert {f.status for f in rerun.files} == {"migrated"}
@@ -217,10 +225,11 @@ def test_the_filesystem_type_is_the_one_stat_reads(tmp_path: Path) -> None:
     ("release", "numbers", "recent"),
     [
         ("6.1.0-13-amd64", (6, 1, 0), True),
-        ("5.8.0", (5, 8, 0), True),
-        ("5.7.19-generic", (5, 7, 19), False),
+        ("5.17.0", (5, 17, 0), True),
+        ("5.16.20-generic", (5, 16, 20), False),  # syncfs ignored a failed journal commit
+        ("5.8.0", (5, 8, 0), False),
         ("4.19.0+", (4, 19), False),
-        ("5.15.153.1-microsoft-standard-WSL2", (5, 15, 153, 1), True),
+        ("5.15.153.1-microsoft-standard-WSL2", (5, 15, 153, 1), False),
     ],
 )
 def test_the_kernel_release_is_read_up_to_its_first_non_number(
@@ -259,3 +268,51 @@ def test_loading_the_store_runs_no_program() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
+
+
+@linux
+def test_no_backup_overwrites_a_replaced_original_only_once_its_replacement_is_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--no-backup` reuses replaced originals as later temporaries. One may be overwritten
+    only after a sync that began after its file's rename has ended: sooner, a crash before
+    the rename reached the disk would leave the old name on the overwritten inode."""
+    names = [f"170000{i:04d}-c" for i in range(14)]
+    for name in names:
+        write_conversation(tmp_path, name, legacy_events())
+    monkeypatch.setattr(migrate, "BATCH_FILES", 2)
+    _batchable(monkeypatch, lambda path: True)
+    log: list[tuple[str, str]] = []
+    real_syncfs, real_commit, real_write = durable.syncfs, migrate.commit, migrate.write_temp
+    counter = iter(range(10_000))
+
+    def syncfs(fd: int) -> None:
+        number = str(next(counter))
+        log.append(("sync-start", number))
+        real_syncfs(fd)
+        log.append(("sync-end", number))
+
+    def commit(tmp: str, target: str) -> None:
+        real_commit(tmp, target)
+        log.append(("renamed", Path(target).parent.name))
+
+    def write_temp(target: str, data: bytes, mode: int, **kwargs: Any) -> Any:
+        if kwargs.get("spare") is not None:
+            log.append(("reused", Path(kwargs["spare"]).name.removeprefix("conversations.")))
+        return real_write(target, data, mode, **kwargs)
+
+    monkeypatch.setattr(durable, "syncfs", syncfs)
+    monkeypatch.setattr(migrate, "commit", commit)
+    monkeypatch.setattr(migrate, "write_temp", write_temp)
+
+    run = run_stores([tmp_path], StoreOptions(backup=False))
+
+    assert {f.status for f in run.files} == {"migrated"}
+    reused = [(i, name) for i, (kind, name) in enumerate(log) if kind == "reused"]
+    assert reused, "no original was reused: the test shows nothing"
+    for at, name in reused:
+        renamed = log.index(("renamed", name))
+        assert renamed < at
+        started = {n for kind, n in log[renamed:at] if kind == "sync-start"}
+        ended = {n for kind, n in log[renamed:at] if kind == "sync-end"}
+        assert started & ended, f"{name}'s original overwritten before a sync after its rename"

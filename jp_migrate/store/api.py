@@ -138,7 +138,8 @@ def run_stores(
     run_dirs: list[Path] = []
     if run_id is not None:
         opts = {"encoding": options.encoding, "rules": list(rule_ids), "backup": options.backup}
-        for root in sorted(set(records)):
+        # Every store: one whose writes were all abandoned may hold an empty run directory.
+        for root in sorted(set(records) | {os.path.realpath(path) for path in roots}):
             written = manifest.finish_run(Path(root), run_id, records.get(root, []), opts)
             if written is not None:
                 run_dirs.append(written)

@@ -6,14 +6,16 @@ batch does the same for every file of the batch at once: it writes back every
 dirty page and inode of the filesystem and flushes the disk's write cache once,
 where 32 fsyncs flush it 32 times (measured on ext4: a third less CPU, system
 wide, for the system calls of a safe rewrite). It also makes durable what a
-file's fsync does not: the directory entries of the backups' hard links and of
-the journal.
+file's fsync does not: the directory entries of the backups' hard links.
 
 `syncfs` is used only where it keeps fsync's guarantees:
 
-- Linux 5.8 or later: from 5.8 it reports a write error met on the filesystem
-  since the descriptor it is given was opened (before, it reported none). Each
-  batch opens its descriptor before the batch's first write.
+- Linux 5.17 or later: from 5.8 it reports a data write error met on the
+  filesystem since the descriptor it is given was opened (before, none), and
+  from 5.17 a failed commit of the filesystem's journal too (before, only
+  fsync reported that). Each batch opens its descriptor before its first write;
+  an error no one has seen yet, from before that, is reported as well (the
+  batch is then left as it was, and a rerun does it).
 - a local filesystem whose `syncfs` writes back and flushes everything: ext2/3/4,
   xfs, btrfs, f2fs, and tmpfs (memory only: there is nothing to flush). On any
   other (NFS, FUSE, overlayfs, ...) each file is fsynced, as everywhere else.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import platform
 import sys
 
 # statfs(2) f_type of the filesystems whose syncfs is a full writeback and flush.
@@ -38,7 +41,7 @@ SYNCFS_FILESYSTEMS = frozenset(
         0x01021994,  # tmpfs
     }
 )
-SYNCFS_KERNEL = (5, 8)  # syncfs reports writeback errors from here on
+SYNCFS_KERNEL = (5, 17)  # syncfs reports writeback and journal commit errors from here on
 
 
 def _libc() -> ctypes.CDLL | None:
@@ -72,10 +75,19 @@ def filesystem_type(path: str) -> int | None:
     buffer = ctypes.create_string_buffer(256)  # struct statfs: 120 bytes on 64-bit Linux
     if _LIBC.statfs(os.fsencode(path), buffer) != 0:
         return None
-    return ctypes.c_ulong.from_buffer(buffer).value & 0xFFFFFFFF  # f_type comes first
+    return _F_TYPE.from_buffer(buffer).value & 0xFFFFFFFF  # f_type comes first
+
+
+# statfs's f_type: a long, but an unsigned int on s390x (big-endian: the width matters)
+_F_TYPE = ctypes.c_uint if platform.machine().startswith("s390") else ctypes.c_ulong
 
 
 _BATCHABLE: dict[int, bool] = {}  # st_dev → whether its filesystem takes syncfs
+
+
+def forget() -> None:
+    """Look at each filesystem again (a device number can be another mount's by now)."""
+    _BATCHABLE.clear()
 
 
 def batchable(path: str, device: int | None = None) -> bool:

@@ -115,13 +115,10 @@ def backup_path(root: str, run_id: str, relative: str) -> str:
     return os.path.join(_run_dir(root, run_id), backup_name(relative))
 
 
-def append_journal(
-    root: Path, run_id: str, records: list[FileRecord], *, fsync: bool = True
-) -> None:
+def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:
     """One write of whole lines, O_APPEND, then fsync: safe from parallel workers and a crash.
 
     Called before the files are renamed, so every file a killed run replaced has a record.
-    `fsync=False` when the caller's batch sync makes the journal durable before the renames.
     """
     if not records:
         return
@@ -131,8 +128,7 @@ def append_journal(
     fd = os.open(directory / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         os.write(fd, lines)
-        if fsync:
-            os.fsync(fd)
+        os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -148,8 +144,7 @@ def finish_run(
     """Write the manifest, or remove the run directory when nothing changed."""
     directory = run_dir(root, run_id)
     if not records:
-        if directory.is_dir() and not any(directory.iterdir()):
-            directory.rmdir()
+        _remove_if_empty(directory)
         return None
     directory.mkdir(parents=True, exist_ok=True)
     manifest = {
@@ -162,6 +157,18 @@ def finish_run(
     tmp.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
     os.replace(tmp, directory / MANIFEST)
     return directory
+
+
+def _remove_if_empty(directory: Path) -> None:
+    """Remove `directory` when it holds no file: nothing, or the empty directories of
+    backups that abandoned writes took back."""
+    if not directory.is_dir():
+        return
+    walked = list(os.walk(directory, topdown=False))
+    if any(files for _, _, files in walked):
+        return
+    for path, _, _ in walked:
+        os.rmdir(path)
 
 
 def _records(raw: list[Any], where: Path) -> list[FileRecord]:

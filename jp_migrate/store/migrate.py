@@ -112,6 +112,7 @@ class Pending:
     discard: str | None = None  # without a backup: the old inode's last link, reused or unlinked
     size_before: int = 0
     device: int | None = None  # the target's st_dev
+    backup: str | None = None  # the backup linked (or copied) for it, not yet in the journal
     batched: bool = False  # made durable by its batch's syncfs, not an fsync of its own
 
 
@@ -323,6 +324,10 @@ def _convert(
 # of creating a file on ext4. (With backups every original is kept, so no.)
 SPARES_MAX = 4 * BATCH_FILES  # more parked: fewer originals freed mid-run (that costs blocks)
 _SPARES: dict[str, list[tuple[int, str]]] = {}  # storage root → (size, parked original), sorted
+# Originals replaced by batch N wait here until a sync that began after their renames has
+# ended (batch N+2's: N+1 was sealed before N's renames). Overwritten sooner, a crash
+# before the rename reached the disk would leave the old name on the overwritten inode.
+_RESTING: list[tuple[int, str, int, str]] = []  # (batch number, root, size, path)
 
 
 BLOCK = 4096  # the usual filesystem block size
@@ -354,7 +359,21 @@ def _park_spare(root: str, size: int, path: str, pool: ThreadPoolExecutor) -> No
         pool.submit(_drop, spares.pop()[1])
 
 
+def _rest_spare(number: int, root: str, size: int, path: str) -> None:
+    _RESTING.append((number, root, size, path))
+
+
+def _wake_spares(synced: int, pool: ThreadPoolExecutor) -> None:
+    """Batch `synced`'s sync has ended: the originals replaced by batch `synced - 2` or
+    earlier are safe on disk under their new names, and may be overwritten."""
+    while _RESTING and _RESTING[0][0] <= synced - 2:
+        _, root, size, path = _RESTING.pop(0)
+        _park_spare(root, size, path, pool)
+
+
 def _drop_spares(pool: ThreadPoolExecutor) -> None:
+    while _RESTING:
+        pool.submit(_drop, _RESTING.pop()[3])
     while _SPARES:
         for _, path in _SPARES.popitem()[1]:
             pool.submit(_drop, path)
@@ -398,6 +417,7 @@ def _record(pending: Pending) -> manifest.FileRecord:
         if settings.backup:
             backup = manifest.backup_path(conversation.root.fspath, settings.run_id, relative)
             link_or_copy(conversation.events, backup)
+            pending.backup = backup
         else:
             pending.discard = _keep_for_discard(conversation, settings.run_id)
     return manifest.FileRecord(
@@ -437,7 +457,11 @@ def _keep_for_discard(conversation: Conversation, run_id: str) -> str | None:
     return path
 
 
-def _abandon(pending: Pending, exc: Exception) -> Result:
+def _abandon(pending: Pending, exc: Exception, *, unrecorded: bool = False) -> Result:
+    """Leave the target as it is. `unrecorded`: the journal does not name the file, so its
+    backup goes too (else `rollback` keeps what it needs)."""
+    if unrecorded and pending.backup is not None:
+        unlink(pending.backup)
     if pending.discard is not None:
         unlink(pending.discard)
     if pending.fd >= 0:
@@ -455,25 +479,33 @@ def _drop(path: str) -> None:
 @dataclass
 class _Durable:
     """A batch made durable (on the pool): the files ready to rename, those whose write
-    failed, and an error that spoils all of them (a journal or sync failure)."""
+    failed, and an error that spoils all of them (a sync or journal failure)."""
 
     ready: list[Pending]
     failed: list[tuple[Pending, OSError]]
     error: OSError | None = None
+    recorded: bool = False  # the journal names the ready files (written, perhaps in part)
 
 
 @dataclass
 class _Batch:
     """Pending writes committed together, and what makes them durable."""
 
+    number: int = 0
     pending: list[Pending] = field(default_factory=list)
     size: int = 0  # old + new bytes held
     durability: durable.BatchSync = field(default_factory=durable.BatchSync)
-    sealed: Future[_Durable] | None = None  # journal + sync, running on the pool
+    sealed: Future[_Durable] | None = None  # sync + journal, running on the pool
+    watched: set[str] = field(default_factory=set)  # storage roots whose state directory is
 
     def add(self, pending: Pending) -> None:
-        """Before its temporary is written: its filesystem is watched from now on."""
+        """Before its temporary and its backup are written: their filesystems are watched
+        from now on."""
         pending.batched = self.durability.watch(pending.conversation.directory, pending.device)
+        root = pending.conversation.root
+        if pending.settings.run_id is not None and root.fspath not in self.watched:
+            self.durability.watch(str(manifest.state_dir(root.path)))  # the backups
+            self.watched.add(root.fspath)
         self.pending.append(pending)
         self.size += len(pending.raw) + len(pending.data)
 
@@ -481,8 +513,14 @@ class _Batch:
         return len(self.pending) >= BATCH_FILES or self.size >= BATCH_BYTES // 2
 
     def seal(self, pool: ThreadPoolExecutor) -> None:
-        """No more files: journal and sync it on the pool, beside the next conversions."""
+        """No more files: sync and journal it on the pool, beside the next conversions."""
         self.sealed = pool.submit(_make_durable, self)
+
+    def close(self) -> None:
+        """Its descriptors, once nothing of the batch is being synced any more."""
+        if self.sealed is not None:
+            wait([self.sealed])
+        self.durability.close()
 
     def abandon(self) -> None:
         """The consumer stopped early: every target not yet renamed is left untouched."""
@@ -493,12 +531,13 @@ class _Batch:
                 wait([pending.synced])  # its temporary is written (or failed) before removal
             if pending.fd >= 0 or os.path.lexists(pending.tmp):
                 _abandon(pending, OSError("interrupted"))
-        self.durability.close()
+        self.close()
 
 
 def _make_durable(batch: _Batch) -> _Durable:
-    """On a pool thread, once every file of the batch is queued: wait for the writes, record
-    the batch in the journal, and make it all durable."""
+    """On a pool thread, once every file of the batch is queued: wait for the writes, make
+    them and their backups durable, then record them in the journal (fsynced), so that the
+    journal never names a file this run did not replace unless a rename fails."""
     done = _Durable(ready=[], failed=[])
     for pending in batch.pending:
         assert pending.synced is not None
@@ -513,12 +552,10 @@ def _make_durable(batch: _Batch) -> _Durable:
             key = (pending.conversation.root.path, pending.settings.run_id)
             by_root.setdefault(key, []).append(pending.record)
     try:
+        batch.durability.sync()  # the files and their backups
+        done.recorded = True
         for (root, run_id), records in by_root.items():
-            directory = manifest.run_dir(root, run_id)
-            directory.mkdir(parents=True, exist_ok=True)
-            batched = batch.durability.watch(str(directory))
-            manifest.append_journal(root, run_id, records, fsync=not batched)
-        batch.durability.sync()  # the files, their backups' links and the journal
+            manifest.append_journal(root, run_id, records)
     except OSError as exc:
         done.error = exc
     return done
@@ -529,19 +566,20 @@ def _commit_batch(batch: _Batch, pool: ThreadPoolExecutor) -> Iterator[Result]:
     try:
         yield from _commit(batch, pool)
     finally:
-        batch.durability.close()
+        batch.close()
 
 
 def _commit(batch: _Batch, pool: ThreadPoolExecutor) -> Iterator[Result]:
-    if batch.sealed is None:
-        batch.seal(pool)
-    assert batch.sealed is not None
+    if batch.sealed is None:  # the empty one before the first
+        assert not batch.pending
+        return
     done = batch.sealed.result()
+    _wake_spares(batch.number, pool)
     for pending, exc in done.failed:
-        yield _abandon(pending, exc)
+        yield _abandon(pending, exc, unrecorded=True)
     if done.error is not None:
         for pending in done.ready:
-            yield _abandon(pending, done.error)
+            yield _abandon(pending, done.error, unrecorded=not done.recorded)
         return
     for pending in done.ready:
         try:
@@ -551,8 +589,11 @@ def _commit(batch: _Batch, pool: ThreadPoolExecutor) -> Iterator[Result]:
             continue
         pending.lock.release()
         if pending.discard is not None:
-            _park_spare(
-                pending.conversation.root.fspath, pending.size_before, pending.discard, pool
+            _rest_spare(
+                batch.number,
+                pending.conversation.root.fspath,
+                pending.size_before,
+                pending.discard,
             )
         file = pending.file.model_copy(
             update={"sha256_before": pending.sha256_before, "sha256_after": pending.sha256_after}
@@ -588,7 +629,8 @@ def migrate_many(
     # Two batches in flight: a full batch is sealed (journal and sync on the pool) and
     # committed (renamed) only once the next one is full, so its writes and its sync ran
     # while the next was converted, and the renames rarely wait for the disk.
-    previous, batch = _Batch(), _Batch()
+    durable.forget()  # filesystems are looked at again by every run
+    previous, batch = _Batch(), _Batch(number=1)
     with ThreadPoolExecutor(
         _threads(first, writers), thread_name_prefix="jp-migrate-commit"
     ) as pool:
@@ -607,7 +649,7 @@ def migrate_many(
                 if batch.full():
                     batch.seal(pool)
                     yield from _commit_batch(previous, pool)
-                    previous, batch = batch, _Batch()
+                    previous, batch = batch, _Batch(number=batch.number + 1)
             batch.seal(pool)
             yield from _commit_batch(previous, pool)
             previous = _Batch()

@@ -54,8 +54,14 @@ def link_or_copy(source: StrPath, destination: StrPath) -> None:
     except FileExistsError:
         os.unlink(destination)
         os.link(source, destination)
-    except OSError:  # another filesystem, or links not allowed
-        shutil.copy2(source, destination)
+    except OSError:  # another filesystem, or links not allowed: a copy, on disk before the
+        shutil.copy2(source, destination)  # rename that replaces its original
+        fd = os.open(destination, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fsync_dir(os.path.dirname(destination))
 
 
 def evict_cached(path: StrPath) -> None:
