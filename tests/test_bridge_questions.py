@@ -113,3 +113,49 @@ def test_anything_else_is_answered_in_the_editor(monkeypatch: pytest.MonkeyPatch
         {"id": "n", "text": "How many?", "schema": {"type": "integer"}, "default": 3}
     )
     assert terminal_asker(question) == 42
+
+
+def test_an_optional_field_asked_again_is_offered_to_leave_out_again() -> None:
+    """A form that asks its optional field again (a two-step form reusing the name): the
+    terminal's "answer it?" comes first again; it had gone straight to the field."""
+    from jp_migrate.bridge.mcp_client import OMITTED, FormAnswers
+
+    nick = {"id": "nick", "text": "Nickname?", "schema": {"type": "string"}, "default": None}
+    calls: list[tuple[str, str]] = []
+    seen: list[dict[str, Any]] = []
+
+    def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
+        seen.append(answers)
+        return (outcome([nick]) if len(seen) < 3 else outcome(text="done")), []
+
+    def ask(question: Any) -> Any:
+        calls.append(("ask", question.id))
+        return "typed"
+
+    def wants(question: Any) -> bool:
+        calls.append(("wants", question.id))
+        return False
+
+    source = FormAnswers({}, ask, wants, optional=frozenset({"nick"}))
+    resolution = resolve(step, source)
+    assert resolution.outcome.text == "done"
+    assert calls == [("wants", "nick"), ("wants", "nick")]  # never typed in
+    assert seen[1]["nick"] is OMITTED and seen[2]["nick"] is OMITTED
+
+
+def test_a_prompt_shows_brackets_and_control_characters_as_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Form text is the server's: `[/tmp]` was read as rich markup (a MarkupError ended the
+    run) and an escape sequence reached the terminal."""
+    from jp_migrate.bridge.questions import terminal_wants
+    from jp_migrate.contract.normalized import NormalizedQuestion
+
+    monkeypatch.setattr("builtins.input", lambda *args: "n")
+    question = NormalizedQuestion.model_validate(
+        {"id": "dir", "text": "Path [/tmp] \x1b]0;T\x07 ok?", "schema": {"type": "string"}}
+    )
+    assert terminal_wants(question) is False
+    shown = capsys.readouterr().out
+    assert "Path [/tmp] \\x1b]0;T\\x07 ok? ('dir' is optional) Answer it?" in shown
+    assert "\x1b]" not in shown

@@ -101,6 +101,11 @@ class FormAnswers(AnswerSource):
                 return OMITTED
         return super().answer(question)
 
+    def ask_again(self, question: NormalizedQuestion) -> Any:
+        if question.id in self.optional and self.wants is not None and not self.wants(question):
+            return OMITTED
+        return super().ask_again(question)
+
 
 def answered(answers: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in answers.items() if value is not OMITTED}

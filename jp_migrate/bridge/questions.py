@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
+from jp_migrate.visible import visible
 
 if TYPE_CHECKING:
     from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion
@@ -55,6 +56,11 @@ class AnswerSource:
             f"'{{\"{question.id}\": …}}' or run on a terminal"
         )
 
+    def ask_again(self, question: NormalizedQuestion) -> Any:
+        """A question asked again after it was answered: only an asker can answer anew."""
+        assert self.ask is not None
+        return self.ask(question)
+
 
 @dataclass
 class Resolution:
@@ -90,7 +96,7 @@ def resolve(
                 raise BridgeError(f"{_describe(question)} was asked again after it was answered")
             again = question.id in asked and source.ask is not None
             accumulated[question.id] = (
-                source.ask(question) if again and source.ask else source.answer(question)
+                source.ask_again(question) if again else source.answer(question)
             )
             asked.add(question.id)
 
@@ -106,7 +112,7 @@ def _prompt_bool(question: NormalizedQuestion) -> bool:
     from rich.prompt import Confirm
 
     default = question.default if isinstance(question.default, bool) else ...
-    return bool(Confirm.ask(question.text, default=default))
+    return bool(Confirm.ask(_shown(question.text), default=default))
 
 
 def _prompt_select(question: NormalizedQuestion, options: list[str]) -> str:
@@ -114,13 +120,21 @@ def _prompt_select(question: NormalizedQuestion, options: list[str]) -> str:
     from rich.prompt import Prompt
 
     console = Console()
-    console.print(question.text)
+    console.print(_shown(question.text))
     for number, option in enumerate(options, 1):
-        console.print(f"  {number}. {option}")
+        console.print(f"  {number}. {_shown(option)}")
     numbers = [str(n) for n in range(1, len(options) + 1)]
     default = str(options.index(question.default) + 1) if question.default in options else ...
     choice = Prompt.ask("Choose", choices=numbers + options, default=default, show_choices=False)
     return options[int(choice) - 1] if choice in numbers else choice
+
+
+def _shown(text: str) -> str:
+    """A tool's or server's text as a prompt shows it: control characters visible, and any
+    `[...]` as written (not read as rich markup, which could also fail to parse)."""
+    from rich.markup import escape
+
+    return escape(visible(text))
 
 
 def terminal_wants(question: NormalizedQuestion) -> bool:
@@ -128,14 +142,15 @@ def terminal_wants(question: NormalizedQuestion) -> bool:
     from rich.prompt import Confirm
 
     label = " ".join(question.text.split())
-    return bool(Confirm.ask(f"{label} ({question.id!r} is optional) Answer it?", default=False))
+    prompt = f"{label} ({question.id!r} is optional) Answer it?"
+    return bool(Confirm.ask(_shown(prompt), default=False))
 
 
 def _prompt_text(question: NormalizedQuestion) -> str:
     from rich.prompt import Prompt
 
     default = question.default if isinstance(question.default, str) else ...
-    return str(Prompt.ask(question.text, default=default))
+    return str(Prompt.ask(_shown(question.text), default=default))
 
 
 def _edit(question: NormalizedQuestion) -> Any:
