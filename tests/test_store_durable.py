@@ -57,7 +57,7 @@ class Calls:
 
     @staticmethod
     def _journal(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-        return str(args[0])
+        return f"fsync={kwargs.get('fsync', True)}"
 
     def _wrap(
         self,
@@ -103,11 +103,11 @@ def test_one_syncfs_makes_a_batch_durable_before_any_rename(
     renames = calls.index("rename")
     assert len(renames) == len(NAMES)
     journal = calls.index("journal")
-    # The files and backups are durable before the journal names them, and the journal
-    # (fsynced) before any rename.
-    assert max(calls.index("write")) < syncs[0] < journal[0] < min(renames)
-    fsynced = [calls.log[i][1] for i in calls.index("fsync")]
-    assert fsynced and all(path.endswith("journal.jsonl") for path in fsynced)
+    # The files, their backups and the journal naming them are durable before any rename:
+    # one sync, no fsync of any file of its own.
+    assert max(calls.index("write")) < journal[0] < syncs[0] < min(renames)
+    assert calls.log[journal[0]][1] == "fsync=False"
+    assert calls.index("fsync") == []
     for path in paths.values():
         assert responses(path) and all(isinstance(r["content"], list) for r in responses(path))
 
@@ -127,7 +127,7 @@ def test_a_filesystem_without_syncfs_gets_an_fsync_per_file_and_for_the_journal(
     temporaries = calls.index("fsync", str(tmp_path / "conversations"))
     assert len(temporaries) == len(NAMES)
     assert max(temporaries) < calls.index("journal")[0] < min(calls.index("rename"))
-    assert any(path.endswith("journal.jsonl") for kind, path in calls.log if kind == "fsync")
+    assert calls.log[calls.index("journal")[0]][1] == "fsync=True"
 
 
 @linux
@@ -173,8 +173,9 @@ def test_a_failed_sync_leaves_every_file_of_the_batch_as_it_was(
     assert snapshot(tmp_path) == before  # not a byte, not an mtime
     leftovers = [p for p in tmp_path.rglob("*") if p.name.endswith(".jp-migrate.partial")]
     assert leftovers == []
-    # No record of a run that changed nothing: no journal naming the files, no backups
-    # (a rollback had "rolled back" it, and refused a file jp changed since).
+    # No record of a run that changed nothing: its journal named the files and their
+    # backups were linked, then the run ended (a rollback had "rolled back" it, and
+    # refused a file jp changed since).
     assert not list((tmp_path / ".jp-migrate").glob("runs/*"))
     rollback = run_cli("rollback", str(tmp_path))
     assert "nothing to roll back" in (rollback.stdout + rollback.stderr).lower(), rollback

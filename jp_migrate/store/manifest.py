@@ -115,10 +115,13 @@ def backup_path(root: str, run_id: str, relative: str) -> str:
     return os.path.join(_run_dir(root, run_id), backup_name(relative))
 
 
-def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:
+def append_journal(
+    root: Path, run_id: str, records: list[FileRecord], *, fsync: bool = True
+) -> None:
     """One write of whole lines, O_APPEND, then fsync: safe from parallel workers and a crash.
 
     Called before the files are renamed, so every file a killed run replaced has a record.
+    `fsync=False` when the caller's batch sync makes the journal durable before the renames.
     """
     if not records:
         return
@@ -128,7 +131,8 @@ def append_journal(root: Path, run_id: str, records: list[FileRecord]) -> None:
     fd = os.open(directory / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         os.write(fd, lines)
-        os.fsync(fd)
+        if fsync:
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -141,10 +145,12 @@ def _plain(record: FileRecord) -> dict[str, Any]:
 def finish_run(
     root: Path, run_id: str, records: list[FileRecord], options: dict[str, Any]
 ) -> Path | None:
-    """Write the manifest, or remove the run directory when nothing changed."""
+    """Write the manifest, or remove the run directory when nothing changed: then what it
+    holds (a journal and backups of writes that were abandoned) names no replaced file."""
     directory = run_dir(root, run_id)
     if not records:
-        _remove_if_empty(directory)
+        if directory.is_dir():
+            shutil.rmtree(directory)
         return None
     directory.mkdir(parents=True, exist_ok=True)
     manifest = {
@@ -157,18 +163,6 @@ def finish_run(
     tmp.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
     os.replace(tmp, directory / MANIFEST)
     return directory
-
-
-def _remove_if_empty(directory: Path) -> None:
-    """Remove `directory` when it holds no file: nothing, or the empty directories of
-    backups that abandoned writes took back."""
-    if not directory.is_dir():
-        return
-    walked = list(os.walk(directory, topdown=False))
-    if any(files for _, _, files in walked):
-        return
-    for path, _, _ in walked:
-        os.rmdir(path)
 
 
 def _records(raw: list[Any], where: Path) -> list[FileRecord]:

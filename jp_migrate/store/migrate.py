@@ -112,7 +112,6 @@ class Pending:
     discard: str | None = None  # without a backup: the old inode's last link, reused or unlinked
     size_before: int = 0
     device: int | None = None  # the target's st_dev
-    backup: str | None = None  # the backup linked (or copied) for it, not yet in the journal
     batched: bool = False  # made durable by its batch's syncfs, not an fsync of its own
 
 
@@ -417,7 +416,6 @@ def _record(pending: Pending) -> manifest.FileRecord:
         if settings.backup:
             backup = manifest.backup_path(conversation.root.fspath, settings.run_id, relative)
             link_or_copy(conversation.events, backup)
-            pending.backup = backup
         else:
             pending.discard = _keep_for_discard(conversation, settings.run_id)
     return manifest.FileRecord(
@@ -457,11 +455,7 @@ def _keep_for_discard(conversation: Conversation, run_id: str) -> str | None:
     return path
 
 
-def _abandon(pending: Pending, exc: Exception, *, unrecorded: bool = False) -> Result:
-    """Leave the target as it is. `unrecorded`: the journal does not name the file, so its
-    backup goes too (else `rollback` keeps what it needs)."""
-    if unrecorded and pending.backup is not None:
-        unlink(pending.backup)
+def _abandon(pending: Pending, exc: Exception) -> Result:
     if pending.discard is not None:
         unlink(pending.discard)
     if pending.fd >= 0:
@@ -484,7 +478,6 @@ class _Durable:
     ready: list[Pending]
     failed: list[tuple[Pending, OSError]]
     error: OSError | None = None
-    recorded: bool = False  # the journal names the ready files (written, perhaps in part)
 
 
 @dataclass
@@ -535,9 +528,10 @@ class _Batch:
 
 
 def _make_durable(batch: _Batch) -> _Durable:
-    """On a pool thread, once every file of the batch is queued: wait for the writes, make
-    them and their backups durable, then record them in the journal (fsynced), so that the
-    journal never names a file this run did not replace unless a rename fails."""
+    """On a pool thread, once every file of the batch is queued: wait for the writes, record
+    them in the journal, and make it all durable (one flush). When that fails, the journal
+    names files the run leaves as they were: their backups stay, so a rollback of a run
+    killed later restores their own bytes; a run that ends keeps no record of them."""
     done = _Durable(ready=[], failed=[])
     for pending in batch.pending:
         assert pending.synced is not None
@@ -552,10 +546,12 @@ def _make_durable(batch: _Batch) -> _Durable:
             key = (pending.conversation.root.path, pending.settings.run_id)
             by_root.setdefault(key, []).append(pending.record)
     try:
-        batch.durability.sync()  # the files and their backups
-        done.recorded = True
         for (root, run_id), records in by_root.items():
-            manifest.append_journal(root, run_id, records)
+            directory = manifest.run_dir(root, run_id)
+            directory.mkdir(parents=True, exist_ok=True)
+            batched = batch.durability.watch(str(directory))
+            manifest.append_journal(root, run_id, records, fsync=not batched)
+        batch.durability.sync()  # the files, their backups and the journal
     except OSError as exc:
         done.error = exc
     return done
@@ -576,10 +572,10 @@ def _commit(batch: _Batch, pool: ThreadPoolExecutor) -> Iterator[Result]:
     done = batch.sealed.result()
     _wake_spares(batch.number, pool)
     for pending, exc in done.failed:
-        yield _abandon(pending, exc, unrecorded=True)
+        yield _abandon(pending, exc)
     if done.error is not None:
         for pending in done.ready:
-            yield _abandon(pending, done.error, unrecorded=not done.recorded)
+            yield _abandon(pending, done.error)
         return
     for pending in done.ready:
         try:
