@@ -19,6 +19,7 @@ import ctypes
 import multiprocessing
 import signal
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -36,6 +37,7 @@ from jp_migrate.store.migrate import (
 from jp_migrate.store.verify import verify_conversation
 
 STOP_GRACE = 30.0  # seconds the workers get to wind down after a stop
+BROKEN_GRACE = 5.0  # ... after one of them died
 STOP_SIGNALS = frozenset(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
@@ -80,6 +82,13 @@ def run_slices(
             yield future.result()
     except BrokenProcessPool:
         stop.set()
+        # The survivors stop at their next conversation. One may instead wait forever: a
+        # worker killed while idle held the task queue's lock. The pool would then wait for
+        # it after a SIGTERM, which workers ignore; so it is killed after a short grace.
+        deadline = time.monotonic() + BROKEN_GRACE
+        for process in multiprocessing.active_children():
+            process.join(max(0.0, deadline - time.monotonic()))
+        _kill_workers()
         raise JpMigrateError(
             "a --jobs worker process died (killed from outside?): the run stopped; rerun "
             "it to finish, or `jp-migrate rollback` what it committed"
