@@ -65,6 +65,8 @@ def _kernel(release: str) -> tuple[int, ...]:
 
 
 _LIBC = _libc()
+# statfs's f_type: a long, but an unsigned int on s390x (big-endian: the width matters)
+_F_TYPE = ctypes.c_uint if platform.machine().startswith("s390") else ctypes.c_ulong
 _SYNCFS_KERNEL = _LIBC is not None and _kernel(os.uname().release) >= SYNCFS_KERNEL
 
 
@@ -76,10 +78,6 @@ def filesystem_type(path: str) -> int | None:
     if _LIBC.statfs(os.fsencode(path), buffer) != 0:
         return None
     return _F_TYPE.from_buffer(buffer).value & 0xFFFFFFFF  # f_type comes first
-
-
-# statfs's f_type: a long, but an unsigned int on s390x (big-endian: the width matters)
-_F_TYPE = ctypes.c_uint if platform.machine().startswith("s390") else ctypes.c_ulong
 
 
 _BATCHABLE: dict[int, bool] = {}  # st_dev → whether its filesystem takes syncfs

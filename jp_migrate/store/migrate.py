@@ -517,14 +517,12 @@ class _Batch:
 
     def abandon(self) -> None:
         """The consumer stopped early: every target not yet renamed is left untouched."""
-        if self.sealed is not None:
-            wait([self.sealed])  # nothing of the batch is being written or synced any more
+        self.close()  # nothing of the batch is being synced any more
         for pending in self.pending:
             if pending.synced is not None:
                 wait([pending.synced])  # its temporary is written (or failed) before removal
             if pending.fd >= 0 or os.path.lexists(pending.tmp):
                 _abandon(pending, OSError("interrupted"))
-        self.close()
 
 
 def _make_durable(batch: _Batch) -> _Durable:

@@ -56,12 +56,8 @@ def link_or_copy(source: StrPath, destination: StrPath) -> None:
         os.link(source, destination)
     except OSError:  # another filesystem, or links not allowed: a copy, on disk before the
         shutil.copy2(source, destination)  # rename that replaces its original
-        fd = os.open(destination, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        fsync_dir(os.path.dirname(destination))
+        fsync_path(destination)
+        fsync_path(os.path.dirname(destination))
 
 
 def evict_cached(path: StrPath) -> None:
@@ -85,8 +81,9 @@ def evict_cached(path: StrPath) -> None:
         os.close(fd)
 
 
-def fsync_dir(directory: StrPath) -> None:
-    fd = os.open(directory, os.O_RDONLY)
+def fsync_path(path: StrPath) -> None:
+    """fsync a file or a directory (its entries) by name."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
@@ -127,9 +124,9 @@ def atomic_write(
             os.close(fd)
         if backup is not None:
             link_or_copy(target, backup)
-            fsync_dir(os.path.dirname(backup))
+            fsync_path(os.path.dirname(backup))
         os.replace(tmp, target)
-        fsync_dir(os.path.dirname(target))
+        fsync_path(os.path.dirname(target))
     finally:
         unlink(tmp)
 
@@ -247,6 +244,6 @@ def restore(backup: StrPath, target: StrPath) -> None:
         except OSError:
             shutil.copy2(backup, tmp)
         os.replace(tmp, target)
-        fsync_dir(os.path.dirname(target))
+        fsync_path(os.path.dirname(target))
     finally:
         unlink(tmp)
