@@ -97,14 +97,18 @@ class FormAnswers(AnswerSource):
         if question.id in self.optional and question.id not in self.given:
             if self.ask is None and question.default is None:
                 return OMITTED
-            if self.ask is not None and self.wants is not None and not self.wants(question):
+            if self.ask is not None and self._declined(question):
                 return OMITTED
         return super().answer(question)
 
     def ask_again(self, question: NormalizedQuestion) -> Any:
-        if question.id in self.optional and self.wants is not None and not self.wants(question):
+        if question.id in self.optional and self._declined(question):
             return OMITTED
         return super().ask_again(question)
+
+    def _declined(self, question: NormalizedQuestion) -> bool:
+        """The user said not to answer this optional field (asked at a terminal)."""
+        return self.wants is not None and not self.wants(question)
 
 
 def answered(answers: dict[str, Any]) -> dict[str, Any]:

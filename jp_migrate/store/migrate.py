@@ -489,16 +489,18 @@ class _Batch:
     size: int = 0  # old + new bytes held
     durability: durable.BatchSync = field(default_factory=durable.BatchSync)
     sealed: Future[_Durable] | None = None  # sync + journal, running on the pool
-    watched: set[str] = field(default_factory=set)  # storage roots whose state directory is
+    # storage root → whether the batch's sync covers its run directory (backups, journal)
+    runs_synced: dict[str, bool] = field(default_factory=dict)
 
     def add(self, pending: Pending) -> None:
-        """Before its temporary and its backup are written: their filesystems are watched
-        from now on."""
+        """Before its temporary, its backup and its journal line are written: their
+        filesystems are watched from now on."""
         pending.batched = self.durability.watch(pending.conversation.directory, pending.device)
-        root = pending.conversation.root
-        if pending.settings.run_id is not None and root.fspath not in self.watched:
-            self.durability.watch(str(manifest.state_dir(root.path)))  # the backups
-            self.watched.add(root.fspath)
+        root, run_id = pending.conversation.root, pending.settings.run_id
+        if run_id is not None and root.fspath not in self.runs_synced:
+            directory = manifest.run_dir(root.path, run_id)
+            directory.mkdir(parents=True, exist_ok=True)
+            self.runs_synced[root.fspath] = self.durability.watch(str(directory))
         self.pending.append(pending)
         self.size += len(pending.raw) + len(pending.data)
 
@@ -545,10 +547,8 @@ def _make_durable(batch: _Batch) -> _Durable:
             by_root.setdefault(key, []).append(pending.record)
     try:
         for (root, run_id), records in by_root.items():
-            directory = manifest.run_dir(root, run_id)
-            directory.mkdir(parents=True, exist_ok=True)
-            batched = batch.durability.watch(str(directory))
-            manifest.append_journal(root, run_id, records, fsync=not batched)
+            synced = batch.runs_synced[os.fspath(root)]
+            manifest.append_journal(root, run_id, records, fsync=not synced)
         batch.durability.sync()  # the files, their backups and the journal
     except OSError as exc:
         done.error = exc
