@@ -5,7 +5,9 @@ from __future__ import annotations
 import base64
 import json
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
@@ -20,8 +22,9 @@ from store_support import (
 )
 
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store import StoreOptions, migrate_stores
-from jp_migrate.store.discover import in_shard
+from jp_migrate.store import StoreOptions, migrate_stores, workers
+from jp_migrate.store.api import run_stores
+from jp_migrate.store.discover import Conversation, in_shard
 
 URLSAFE = base64.urlsafe_b64encode(b"what?? ok>>").decode()  # holds `_` and `-`
 
@@ -151,6 +154,39 @@ def test_jobs_give_the_same_bytes_as_one_process(tmp_path: Path) -> None:
     assert {k: v[0] for k, v in snapshot(one).items()} == {
         k: v[0] for k, v in snapshot(two).items()
     }
+
+
+def test_jobs_share_the_work_and_report_each_conversation_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers take chunks of one list as they go: each conversation goes to exactly one
+    worker, both work, every one is reported and recorded once, and the progress moves
+    in steps up to the total."""
+    store = generated_store(tmp_path / "s", conversations=120, total_bytes=600_000, seed=4)
+    taken = tmp_path / "taken.txt"
+    real = workers.migrate_many
+
+    def logged(conversations: Iterable[Conversation], *args: Any, **kwargs: Any) -> Any:
+        def named() -> Iterator[Conversation]:
+            for conversation in conversations:
+                with taken.open("a") as log:  # one short O_APPEND write a line: never torn
+                    log.write(f"{os.getpid()} {conversation.name}\n")
+                yield conversation
+
+        return real(named(), *args, **kwargs)
+
+    monkeypatch.setattr(workers, "migrate_many", logged)  # the workers are forked after this
+    steps: list[tuple[int, int]] = []
+    run = run_stores([store], StoreOptions(jobs=2), progress=lambda *step: steps.append(step))
+    lines = [line.split() for line in taken.read_text().splitlines()]
+    names = sorted(name for _, name in lines)
+    assert len(names) == 120 and len(set(names)) == 120
+    assert len({pid for pid, _ in lines}) == 2 and str(os.getpid()) not in dict(lines)
+    assert sorted(f.conversation for f in run.files) == names
+    assert {f.status for f in run.files} == {"migrated"}
+    (record,) = run.runs
+    assert len(json.loads((record / "manifest.json").read_text())["files"]) == 120
+    assert steps == sorted(steps) and len(steps) > 1 and steps[-1] == (120, 120)
 
 
 WORKERS_UNDER_THE_CLI = """

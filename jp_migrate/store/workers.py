@@ -11,18 +11,29 @@ the run's journal, so `rollback` undoes it. A second Ctrl-C, or a worker still
 busy after `STOP_GRACE` seconds, is killed. A worker that dies (killed from
 outside) ends the run with one error line; a worker whose parent dies is
 killed with it (Linux).
+
+Workers take the conversations a small chunk at a time from one list they all
+inherit (a shared counter says which chunk is next), so they run out of work
+together, and each runs them all through one `migrate_many`: one pipeline of
+commit batches, drained once at the end (a task per slice drained it at the
+end of every slice, waiting for its last sync with nothing else to do). They
+send their results through a queue, a few dozen at a time.
 """
 
 from __future__ import annotations
 
 import ctypes
 import multiprocessing
+import multiprocessing.queues
+import queue
 import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.sharedctypes import Synchronized
 from multiprocessing.synchronize import Event
 
 from jp_migrate.errors import JpMigrateError
@@ -42,7 +53,22 @@ STOP_SIGNALS = frozenset(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
 
-_STOP: Event | None = None  # in a worker: set by the parent to stop the run
+CHUNK = 8  # conversations a worker takes at a time (fewer in a small run: balance)
+SEND = 32  # results a worker sends at a time (the progress bar moves by as many)
+POLL = 0.1  # seconds between looks for a worker that died, while none sends anything
+
+
+@dataclass(frozen=True)
+class _Feed:
+    """What the parent shares with its forked workers (inherited, never pickled)."""
+
+    chunks: list[list[Conversation]]  # the run's conversations, a chunk taken at a time
+    stop: Event  # set by the parent to stop the run
+    taken: Synchronized[int]  # how many chunks the workers have taken
+    results: multiprocessing.queues.Queue[list[Result] | None]  # worker → parent; None: done
+
+
+_FEED: _Feed | None = None  # in a worker: the parent's
 
 
 def results(
@@ -59,32 +85,34 @@ def results(
 def run_slices(
     conversations: list[Conversation], settings: Settings, verify: bool, jobs: int
 ) -> Iterator[list[Result]]:
-    """The results, a conversation at a time with one job, a slice at a time with more."""
+    """The results, a conversation at a time with one job, a few dozen at a time with more."""
     if jobs <= 1 or len(conversations) < 2:
         for result in results(conversations, settings, verify):
             yield [result]
         return
-    size = max(1, min(64, len(conversations) // (jobs * 4)))
-    slices = [(part, settings, verify) for part in _slices(conversations, size)]
+    chunks = _chunks(conversations, max(1, min(CHUNK, len(conversations) // (jobs * 8))))
+    workers = min(jobs, len(chunks))
     context = multiprocessing.get_context("fork")
-    stop = context.Event()
+    feed = _Feed(chunks, context.Event(), context.Value("q", 0), context.Queue())
     executor = ProcessPoolExecutor(
-        min(jobs, len(slices)), mp_context=context, initializer=_worker_start, initargs=(stop,)
+        workers, mp_context=context, initializer=_worker_start, initargs=(feed,)
     )
-    futures: list[Future[list[Result]]] = []
+    futures: list[Future[None]] = []
     try:
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:  # the workers are forked here, inheriting the mask (see _worker_start)
-            futures = [executor.submit(_slice, part) for part in slices]
+            futures = [executor.submit(_work, settings, verify) for _ in range(workers)]
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending signal lands now
-        for future in as_completed(futures):
-            yield future.result()
+        yield from _received(feed, futures)
+        for future in futures:
+            future.result()
     except BrokenProcessPool:
-        stop.set()
+        feed.stop.set()
         # The survivors stop at their next conversation. One may instead wait forever: a
-        # worker killed while idle held the task queue's lock. The pool would then wait for
-        # it after a SIGTERM, which workers ignore; so it is killed after a short grace.
+        # worker killed while idle, or while taking work or sending results, held a lock
+        # the others need. The pool would then wait for it after a SIGTERM, which workers
+        # ignore; so it is killed after a short grace.
         deadline = time.monotonic() + BROKEN_GRACE
         for process in multiprocessing.active_children():
             process.join(max(0.0, deadline - time.monotonic()))
@@ -94,7 +122,7 @@ def run_slices(
             "it to finish, or `jp-migrate rollback` what it committed"
         ) from None
     except BaseException:  # Ctrl-C, SIGTERM (the CLI raises KeyboardInterrupt), a closed generator
-        stop.set()
+        feed.stop.set()
         executor.shutdown(wait=False, cancel_futures=True)
         # A future cancelled before it ran never wakes `wait`: wait for the started ones only
         # (they return at once, stopped); `cancel` fails for those.
@@ -108,17 +136,38 @@ def run_slices(
         executor.shutdown(wait=True, cancel_futures=True)
 
 
+def _received(feed: _Feed, futures: list[Future[None]]) -> Iterator[list[Result]]:
+    """What the workers send, until each has said it is done. A worker that died says
+    nothing more: its future then holds the pool's BrokenProcessPool, raised here."""
+    running = len(futures)
+    while running:
+        for future in futures:
+            if future.done():
+                future.result()  # raises what ended a worker early; else it said done
+        try:
+            sent = feed.results.get(timeout=POLL)
+        except queue.Empty:
+            continue
+        if sent is None:
+            running -= 1
+        else:
+            yield sent
+
+
 def _kill_workers() -> None:
     for process in multiprocessing.active_children():
         process.kill()
 
 
-def _worker_start(stop: Event) -> None:
+def _worker_start(feed: _Feed) -> None:
     """A worker ignores the stop signals (the parent stops it), dies with its parent, and
     only then unblocks the signals it was forked with blocked: none reaches the CLI's
     handlers here (in a worker, a KeyboardInterrupt is a traceback on stderr)."""
-    global _STOP
-    _STOP = stop
+    global _FEED
+    _FEED = feed
+    # What this worker sent and the parent no longer reads (it stopped the run) must not
+    # hold the worker at its exit; in a run that ends, the parent reads all of it first.
+    feed.results.cancel_join_thread()
     for number in STOP_SIGNALS:
         signal.signal(number, signal.SIG_IGN)
     if sys.platform == "linux":
@@ -131,25 +180,44 @@ class _Stopped(Exception):
     """The parent stopped the run."""
 
 
-def _until_stopped(conversations: Iterable[Conversation]) -> Iterator[Conversation]:
-    for conversation in conversations:
-        if _STOP is not None and _STOP.is_set():
-            raise _Stopped
-        yield conversation
+def _taken(feed: _Feed) -> Iterator[Conversation]:
+    """The conversations of every chunk this worker takes, until none is left; raises
+    _Stopped once the parent stops the run."""
+    while True:
+        with feed.taken.get_lock():
+            index = feed.taken.value
+            feed.taken.value = index + 1
+        if index >= len(feed.chunks):
+            return
+        for conversation in feed.chunks[index]:
+            if feed.stop.is_set():
+                raise _Stopped
+            yield conversation
 
 
-def _slice(args: tuple[list[Conversation], Settings, bool]) -> list[Result]:
-    """A worker's share of a `--jobs` run: one slice of conversations, all committed; on a
-    stop, what is not committed yet is abandoned (`migrate_many` removes its temporaries)."""
-    conversations, settings, verify = args
+def _work(settings: Settings, verify: bool) -> None:
+    """A worker's share of a `--jobs` run: chunks taken from the common list as it goes,
+    all through one `migrate_many` (one pipeline of batches, drained once); its results
+    sent to the parent a few dozen at a time, then None. On a stop, what is not committed
+    yet is abandoned (`migrate_many` removes its temporaries)."""
+    feed = _FEED
+    assert feed is not None
+    sent: list[Result] = []
     try:
-        return list(results(_until_stopped(conversations), settings, verify, WORKER_COMMIT_THREADS))
+        for result in results(_taken(feed), settings, verify, WORKER_COMMIT_THREADS):
+            sent.append(result)
+            if len(sent) >= SEND:
+                feed.results.put(sent)
+                sent = []
     except _Stopped:
-        return []
+        return
+    if sent:
+        feed.results.put(sent)
+    feed.results.put(None)
 
 
-def _slices(conversations: list[Conversation], size: int) -> list[list[Conversation]]:
-    """Work for `--jobs` workers, about `size` conversations each.
+def _chunks(conversations: list[Conversation], size: int) -> list[list[Conversation]]:
+    """Work for `--jobs` workers, about `size` conversations a chunk.
 
     The copies of one conversation (the same id in a workspace's `.jp/` and in
     its user-local storage, JP's RFD 031) go to the same worker: they share one
@@ -159,9 +227,9 @@ def _slices(conversations: list[Conversation], size: int) -> list[list[Conversat
     by_id: dict[str, list[Conversation]] = {}
     for conversation in conversations:
         by_id.setdefault(conversation.id, []).append(conversation)
-    slices: list[list[Conversation]] = [[]]
+    chunks: list[list[Conversation]] = [[]]
     for copies in by_id.values():
-        if len(slices[-1]) >= size:
-            slices.append([])
-        slices[-1].extend(copies)
-    return [part for part in slices if part]
+        if len(chunks[-1]) >= size:
+            chunks.append([])
+        chunks[-1].extend(copies)
+    return [chunk for chunk in chunks if chunk]
