@@ -1,5 +1,5 @@
-"""A failure while a conversation's new file is written (on the writer threads): disk full,
-a backup link refused. That conversation: a one-line error, its file untouched, no
+"""A failure while a conversation's new file is written (on the writer threads, or with
+`--jobs` on each worker's conversion thread): disk full, a backup link refused. That conversation: a one-line error, its file untouched, no
 temporary left, its lock released; every other conversation migrated; a rerun finishes."""
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ def _failing(original: Callable[..., Any], position: int) -> Callable[..., Any]:
     return call
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("where", ["temporary", "backup"])
 def test_a_write_failure_spoils_only_its_conversation(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, jobs: int
 ) -> None:
     paths = {name: write_conversation(tmp_path, name, legacy_events()) for name in [*GOOD, BAD]}
     before = paths[BAD].read_bytes()
@@ -42,7 +43,7 @@ def test_a_write_failure_spoils_only_its_conversation(
     else:
         monkeypatch.setattr(migrate, "link_or_copy", _failing(migrate.link_or_copy, 0))
 
-    run = run_stores([tmp_path], StoreOptions())
+    run = run_stores([tmp_path], StoreOptions(jobs=jobs))  # workers inherit the failure
 
     by_name = {f.conversation: f for f in run.files}
     assert by_name[BAD].status == "error"
