@@ -7,6 +7,7 @@ dumping the file again; the result must be exactly what dumping it would give.
 from __future__ import annotations
 
 import json
+from hashlib import sha256
 from typing import Any
 
 from contract_support import legacy_events
@@ -14,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jp_migrate.convert.store_rules import upgrade_events
-from jp_migrate.store.canonical import pretty, rewrite
+from jp_migrate.store import migrate
+from jp_migrate.store.canonical import pretty, rewrite, rewrite_keeping
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 encodings = st.sampled_from(["auto", "base64", "plain"])
@@ -27,7 +29,13 @@ def test_a_spliced_canonical_file_is_the_pretty_dump_of_the_migrated_events(
 ) -> None:
     upgrade = upgrade_events(events, encoding=encoding)
     replaced = {i: u.event for i, u in upgrade.upgrades.items()}
-    assert rewrite(pretty(events), events, replaced) == pretty(upgrade.events)
+    raw = pretty(events)
+    assert rewrite(raw, events, replaced) == pretty(upgrade.events)
+    data, kept = rewrite_keeping(raw, events, replaced)
+    # the manifest's two hashes share the state after these bytes: they must be the same
+    assert data == pretty(upgrade.events) and data[:kept] == raw[:kept]
+    old_hash, new_hash = migrate._hashes(raw, data, kept)
+    assert (old_hash, new_hash) == (sha256(raw).hexdigest(), sha256(data).hexdigest())
 
 
 @SETTINGS
@@ -46,6 +54,7 @@ def test_a_hand_edited_file_keeps_its_indentation_and_line_endings(
     expected = json.dumps(upgrade.events, indent=indent, ensure_ascii=False)
     raw = text.encode("utf-8")
     assert rewrite(raw, events, replaced) == (expected.replace("\n", newline) + newline).encode()
+    assert rewrite_keeping(raw, events, replaced)[1] in {0, len(raw)}  # nothing shared assumed
 
 
 RESPONSE = {"type": "tool_call_response", "id": "a", "content": "eA==", "is_error": False}

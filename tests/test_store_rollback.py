@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -44,6 +45,9 @@ def test_state_dir_is_beside_conversations_and_ignored_by_git(tmp_path: Path) ->
         assert set(record) >= {"path", "sha256_before", "sha256_after", "rules", "backup"}
         assert record["rules"] == ["store-faithful-text"]
         backup = run / record["backup"]
+        assert record["sha256_before"] == hashlib.sha256(backup.read_bytes()).hexdigest()
+        current = (store / record["path"]).read_bytes()
+        assert record["sha256_after"] == hashlib.sha256(current).hexdigest()
         original = (store / record["path"]).stat()
         assert backup.stat().st_ino != original.st_ino  # the original inode is the backup now
         assert backup.stat().st_nlink == 1

@@ -33,12 +33,20 @@ def is_canonical(raw: bytes, events: list[Any]) -> bool:
 
 def rewrite(raw: bytes, events: list[Any], replaced: Mapping[int, Any]) -> bytes:
     """The file with `replaced` events (index → new event) put in, every other byte kept."""
+    return rewrite_keeping(raw, events, replaced)[0]
+
+
+def rewrite_keeping(
+    raw: bytes, events: list[Any], replaced: Mapping[int, Any]
+) -> tuple[bytes, int]:
+    """`rewrite`, and how many leading bytes the new file surely shares with `raw` (the
+    bytes before the first replaced event where it is found in canonical form, else 0)."""
     if not replaced:
-        return raw
+        return raw, len(raw)
     fast = splice_canonical(raw, events, replaced)
     if fast is not None:
         return fast
-    return splice(raw.decode("utf-8"), replaced).encode("utf-8")
+    return splice(raw.decode("utf-8"), replaced).encode("utf-8"), 0
 
 
 def element(event: Any) -> bytes | None:
@@ -58,13 +66,16 @@ def _find(raw: bytes, needle: bytes, start: int) -> int:
     return at
 
 
-def splice_canonical(raw: bytes, events: list[Any], replaced: Mapping[int, Any]) -> bytes | None:
-    """Replace each changed event where it sits in canonical form; None when one is not found.
+def splice_canonical(
+    raw: bytes, events: list[Any], replaced: Mapping[int, Any]
+) -> tuple[bytes, int] | None:
+    """Replace each changed event where it sits in canonical form, and say where the first
+    one began (every byte before it is kept); None when one is not found.
 
     Without a full dump, this costs a search per changed event (see `_canonical_spans`).
     """
     spans = _canonical_spans(raw, events, replaced)
-    if spans is None:
+    if not spans:
         return None
     out: list[bytes] = []
     cursor = 0
@@ -76,7 +87,7 @@ def splice_canonical(raw: bytes, events: list[Any], replaced: Mapping[int, Any])
         out.append(new)
         cursor = end
     out.append(raw[cursor:])
-    return b"".join(out)
+    return b"".join(out), spans[0][0]
 
 
 def _canonical_spans(

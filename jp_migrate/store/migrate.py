@@ -115,6 +115,18 @@ class Pending:
     size_before: int = 0
     device: int | None = None  # the target's st_dev
     batched: bool = False  # made durable by its batch's syncfs, not an fsync of its own
+    kept: int = 0  # leading bytes `data` surely shares with `raw`
+
+
+def _hashes(old: bytes, new: bytes, kept: int) -> tuple[str, str]:
+    """The sha256 of `old` and of `new`, their first `kept` bytes (the same in both) hashed
+    once: SHA-256 reads its input in order, so a copy of the state after them serves both."""
+    view_old, view_new = memoryview(old), memoryview(new)
+    after = hashlib.sha256(view_old[:kept])
+    before = after.copy()
+    before.update(view_old[kept:])
+    after.update(view_new[kept:])
+    return before.hexdigest(), after.hexdigest()
 
 
 def check_blobs(events: list[Any]) -> None:
@@ -277,7 +289,7 @@ def _convert(
     if is_read_only(target, loaded.mode):  # a dry run reports what a real run would refuse
         raise Refused(READ_ONLY)
     replaced = {i: u.event for i, u in upgrade.upgrades.items()}
-    data = canonical.rewrite(loaded.raw, loaded.events, replaced)
+    data, kept = canonical.rewrite_keeping(loaded.raw, loaded.events, replaced)
     diff = (
         event_diff(shown, {i: (loaded.events[i], e) for i, e in replaced.items()})
         if settings.diff
@@ -293,10 +305,7 @@ def _convert(
         diff=diff,
     )
     if lock is None:
-        sha_before, sha_after = (
-            hashlib.sha256(loaded.raw).hexdigest(),
-            hashlib.sha256(data).hexdigest(),
-        )
+        sha_before, sha_after = _hashes(loaded.raw, data, kept)
         return Result(
             file.model_copy(update={"sha256_before": sha_before, "sha256_after": sha_after})
         )
@@ -317,6 +326,7 @@ def _convert(
         spare,
         size_before=len(loaded.raw),
         device=loaded.device,
+        kept=kept,
     )
 
 
@@ -403,8 +413,7 @@ def _sync(pending: Pending) -> None:
     finally:
         os.close(pending.fd)
         pending.fd = -1
-    pending.sha256_before = hashlib.sha256(pending.raw).hexdigest()
-    pending.sha256_after = hashlib.sha256(pending.data).hexdigest()
+    pending.sha256_before, pending.sha256_after = _hashes(pending.raw, pending.data, pending.kept)
     pending.raw = pending.data = b""  # hashed and on disk: a waiting batch holds no file bytes
     pending.record = _record(pending)
 
