@@ -20,7 +20,7 @@ from jp_migrate.store import manifest
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
 from jp_migrate.store.migrate import Mode, Result, Settings
 from jp_migrate.store.selection import select_rules
-from jp_migrate.store.workers import run_slices
+from jp_migrate.store.workers import run_jobs
 
 Progress = Callable[[int, int], None]  # (done, total)
 
@@ -83,7 +83,7 @@ def _run_all(
 ) -> Iterable[Result]:
     total = len(conversations)
     done = 0
-    for results in run_slices(conversations, settings, verify, jobs):
+    for results in run_jobs(conversations, settings, verify, jobs):
         for result in results:
             done += 1
             yield result

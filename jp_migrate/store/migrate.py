@@ -7,9 +7,10 @@ written and hashed on a thread pool (system calls release the GIL, so that
 runs beside the next conversion; in a `--jobs` worker, on the main thread);
 the journal records the batch, the batch is made durable (one syncfs per
 filesystem where that is safe, else an fsync per file on the pool: see
-`durable`), and only then is each file renamed over its target and unlocked. A kill at any moment leaves every file wholly old or
-wholly new. Each worker of `--jobs` runs one `migrate_many` on its share, so
-everything here is picklable: `Settings` in, `Result`s out.
+`durable`), and only then is each file renamed over its target and unlocked.
+A kill at any moment leaves every file wholly old or wholly new. Each worker
+of `--jobs` runs one `migrate_many` on its share, so everything here is
+picklable: `Settings` in, `Result`s out.
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def results(
     return migrate_many(conversations, settings, writers=writers)
 
 
-def run_slices(
+def run_jobs(
     conversations: list[Conversation], settings: Settings, verify: bool, jobs: int
 ) -> Iterator[list[Result]]:
     """The results, a conversation at a time with one job, a few dozen at a time with more."""
