@@ -13,14 +13,14 @@ import pytest
 
 from jp_migrate.contract.report import ToolFile
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "jp-store" / "conversations"
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus" / "jp-store" / "conversations"
 
 
 def legacy_workspace(root: Path) -> Path:
     """A workspace whose `.jp/conversations` is a copy of the real legacy corpus."""
     (root / ".jp").mkdir(parents=True, exist_ok=True)
     shutil.copytree(CORPUS, root / ".jp" / "conversations")
-    for path in (root / ".jp").rglob("*"):  # the shared corpus is read-only; the copy must not be
+    for path in (root / ".jp").rglob("*"):  # the corpus files may be read-only; the copy must not be
         path.chmod(path.stat().st_mode | 0o200)
     return root
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+CORPUS_DATA = REPO / "tests" / "data" / "corpus"  # real JP stores, see its PROVENANCE.md
 EXAMPLES = REPO / "examples"
 
 

@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import REPO, SHARED
+from conftest import CORPUS_DATA, REPO
 
-CORPUS = SHARED / "corpus" / "jp-store"
-MESSAGES_ERA = SHARED / "corpus" / "jp-store-messages-era"
+CORPUS = CORPUS_DATA / "jp-store"
+MESSAGES_ERA = CORPUS_DATA / "jp-store-messages-era"
 
 
 def copy_tree(source: Path, target: Path) -> Path:

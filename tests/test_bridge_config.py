@@ -21,12 +21,12 @@ def ws(tmp_path: Path) -> Path:
     jp = tmp_path / ".jp"
     _write(
         jp / "config.toml",
-        'extends = ["shared/*.toml"]\n'
+        'extends = ["common/*.toml"]\n'
         '[conversation.tools.override]\ncommand = "echo from-config"\n'
         '[providers.mcp.srv]\ntype = "stdio"\ncommand = "python3"\narguments = ["s.py", "--jp"]\n',
     )
     _write(
-        jp / "shared" / "base.toml",
+        jp / "common" / "base.toml",
         '[conversation.tools.override]\ncommand = "echo from-base"\n'
         '[conversation.tools.based]\ncommand = "echo based"\nextends = "x"\n',
     )

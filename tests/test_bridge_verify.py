@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from bridge_support import python_on_path, template, write_cases, write_tools
-from conftest import EXAMPLES, run_cli
+from conftest import CORPUS_DATA, EXAMPLES, run_cli
 
 from jp_migrate.bridge.target import Target
 from jp_migrate.bridge.verify import Case, cases_from_store, load_cases, verify_cases
@@ -325,9 +325,7 @@ def test_cases_from_store_in_place(side_effect_ws: Path) -> None:
 
 
 def test_real_corpus_store_yields_cases(tmp_path: Path) -> None:
-    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "jp-store"
-    if not corpus.is_dir():
-        pytest.skip("the shared corpus is not available here")
+    corpus = CORPUS_DATA / "jp-store"
     cases = cases_from_store(corpus, "fs_modify_file")
     assert len(cases) == 3
     assert any(c.answers == {"apply_changes": True} for c in cases)

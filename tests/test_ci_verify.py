@@ -128,11 +128,11 @@ def test_a_tool_source_that_cannot_be_parsed_does_not_stop_the_cases(tmp_path: P
 
 def test_a_tool_outside_the_workspace_runs_in_the_copy(tmp_path: Path) -> None:
     ws = workspace(tmp_path / "ws")
-    (tmp_path / "shared").mkdir()  # plain text: the same to both hosts
-    (tmp_path / "shared" / "greet.py").write_text("import sys\nprint('hi ' + sys.argv[1])\n")
+    (tmp_path / "common").mkdir()  # plain text: the same to both hosts
+    (tmp_path / "common" / "greet.py").write_text("import sys\nprint('hi ' + sys.argv[1])\n")
     (ws / ".jp" / "mcp" / "tools" / "greet.toml").write_text(
         '[conversation.tools.greet]\nsource = "local"\n'
-        'command = "python3 ../shared/greet.py {{tool.arguments}}"\n'
+        'command = "python3 ../common/greet.py {{tool.arguments}}"\n'
     )
     result = run_cli("check", "ws", "--no-store", "--no-tools", "--report", "json", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -188,11 +188,11 @@ def test_exclude_patterns_are_anchored_where_they_are_written(tmp_path: Path) ->
 def test_check_leaves_a_symlinked_tool_s_target_alone_and_runs_its_copy(tmp_path: Path) -> None:
     """The copy's symlink would lead the rewrite to the user's own file: it is copied instead."""
     ws = workspace(tmp_path / "ws")
-    (tmp_path / "shared").mkdir()
-    real = tmp_path / "shared" / "greet.py"
+    (tmp_path / "common").mkdir()
+    real = tmp_path / "common" / "greet.py"
     real.write_text(LEGACY_TOOL)
     (ws / "greet.py").unlink()
-    (ws / "greet.py").symlink_to(Path("..") / "shared" / "greet.py")
+    (ws / "greet.py").symlink_to(Path("..") / "common" / "greet.py")
     (ws / "other.py").chmod(0o444)  # and a read-only tool: its copy is still migrated
     result = run_cli("check", "ws", "--no-store", "--report", "json", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
@@ -228,9 +228,9 @@ def test_check_runs_both_sides_in_copies_links_out_of_the_workspace_kept(
     ws = workspace(tmp_path / "ws")
     (ws / "greet.py").write_text(SIDE_EFFECTS)
     (ws / "helper.py").write_text("def greet(name):\n    return 'hello ' + name\n")
-    (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "value.txt").write_text("Ada\n")
-    (ws / "data").symlink_to(Path("..") / "shared", target_is_directory=True)
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common" / "value.txt").write_text("Ada\n")
+    (ws / "data").symlink_to(Path("..") / "common", target_is_directory=True)
     before = snapshot(ws)
     monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
     result = run_cli("check", "ws", "--no-store", "--report", "json", cwd=tmp_path)

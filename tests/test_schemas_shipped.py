@@ -1,7 +1,7 @@
 """The shipped JSON Schemas: well-formed, current, printed by the CLI, and every document fits.
 
 Documents checked: the example Outcomes and the envelopes they convert to, the
-real corpus (/work/shared/corpus/jp-store) and the example stores, before and
+real corpus (tests/data/corpus/jp-store) and the example stores, before and
 after `upgrade_events`, the store rules' example inputs, normalized outcomes
 from both hosts, and a full `Report`.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, REPO, SHARED, run_cli
+from conftest import CORPUS_DATA, EXAMPLES, REPO, run_cli
 from jsonschema import Draft202012Validator
 
 from jp_migrate.contract.parse import dump, load_json, parse_outcome
@@ -27,7 +27,7 @@ from jp_migrate.convert.upgrade import outcome_to_envelope
 from jp_migrate.rules import discover_rules
 
 OUTCOMES = sorted((EXAMPLES / "outcomes").glob("*.json"))
-CORPUS = SHARED / "corpus" / "jp-store"
+CORPUS = CORPUS_DATA / "jp-store"
 STORES = sorted(CORPUS.rglob("events.json")) + sorted(EXAMPLES.rglob("conversations/**/events.json"))
 
 
