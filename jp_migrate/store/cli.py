@@ -77,15 +77,21 @@ def _print_files(
             _echo(f.diff.rstrip("\n"), reports)
 
 
-def _summary(files: Sequence[StoreFile]) -> str:
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _summary(files: Sequence[StoreFile], *, wrote: bool) -> str:
     counts = {
         s: sum(1 for f in files if f.status == s)
         for s in ("migrated", "unchanged", "error", "skipped")
     }
     events = sum(f.events_migrated for f in files if f.status == "migrated")
+    changed = "changed" if wrote else "would change"
     return (
-        f"{len(files)} files: {counts['migrated']} changed ({events} events), {counts['unchanged']} unchanged, "
-        f"{counts['error']} errors, {counts['skipped']} skipped"
+        f"{plural(len(files), 'file')}: {counts['migrated']} {changed} ({plural(events, 'event')}), "
+        f"{counts['unchanged']} unchanged, {plural(counts['error'], 'error')}, "
+        f"{counts['skipped']} skipped"
     )
 
 
@@ -235,6 +241,8 @@ def conversations(
         parse_spec(spec)  # a bad --report is a usage error before anything runs
     if sum((check, verify, dry_run)) > 1:
         raise click.UsageError("choose one of --dry-run, --check, --verify")
+    # As in ruff and black, --diff only shows: on its own it is a dry run.
+    dry_run = dry_run or (diff and not check and not verify)
     options = StoreOptions(
         dry_run=dry_run,
         check=check,
@@ -261,12 +269,12 @@ def conversations(
             reports,
         )
     elif not _table_shown(reports):  # on a terminal the table's headline says it
-        _echo(_summary(run.files), reports)
-    for directory in run.runs:
-        _echo(f"run recorded in {directory} (undo: jp-migrate rollback)", reports)
+        _echo(_summary(run.files, wrote=options.writes), reports)
     _finish(
         "conversations", run.files, reports, dry_run=not options.writes, code=code, timings=elapsed
     )
+    for directory in run.runs:  # last, so a long table cannot scroll it away
+        _echo(f"run recorded in {directory} (undo: jp-migrate rollback)", reports)
     return code
 
 
