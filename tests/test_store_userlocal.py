@@ -374,6 +374,7 @@ def test_rollback_of_a_run_only_the_workspace_root_has(tmp_path: Path, jp_data_h
     assert done.returncode == 0, done.stderr
     assert shared.read_bytes() == before
     assert isinstance(responses(local)[0]["content"], list)  # not in that run: left as it is
-    unknown = run_cli("rollback", str(storage.parent), "--run", "no-such-run")
-    assert unknown.returncode == 2 and "no run 'no-such-run'" in unknown.stderr
+    absent = "20200101T000000000000Z-1"
+    unknown = run_cli("rollback", str(storage.parent), "--run", absent)
+    assert unknown.returncode == 2 and f"no run {absent!r}" in unknown.stderr
     assert str(user) in unknown.stderr and str(storage) in unknown.stderr

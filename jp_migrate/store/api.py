@@ -16,8 +16,9 @@ from typing import Literal
 
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store import manifest
+from jp_migrate.store import manifest, safepath
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
+from jp_migrate.store.lock import LOCKS_DIR
 from jp_migrate.store.migrate import Mode, Result, Settings
 from jp_migrate.store.selection import select_rules
 from jp_migrate.store.workers import run_jobs
@@ -74,6 +75,36 @@ def _rejected(item: Rejected) -> StoreFile:
     return StoreFile(path=c.shown, conversation=c.name, status=item.status, message=item.message)  # type: ignore[arg-type]
 
 
+def _directory_error(path: Path, reason: str) -> StoreFile:
+    """One line for a directory every conversation of a store shares (its state, its locks)."""
+    prefix = f"{path}: "
+    message = reason[len(prefix) :] if reason.startswith(prefix) else reason
+    return StoreFile(path=str(path), conversation="", status="error", message=message)
+
+
+def _unusable_roots(conversations: Iterable[Conversation]) -> dict[Path, tuple[Path, str]]:
+    """Storage roots whose state or lock directory cannot be written safely: root → (the
+    directory, why). Their conversations are left as they are, with one line for the root."""
+    bad: dict[Path, tuple[Path, str]] = {}
+    for root in {c.root.path: c.root for c in conversations}.values():
+        shared = [manifest.state_dir(root.path)] + [
+            Path(lock_root) / LOCKS_DIR for lock_root in root.lock_roots
+        ]
+        for directory in shared:
+            try:
+                if not os.path.lexists(directory):
+                    continue  # made when first needed, checked then
+                safepath.directory(directory.parent, directory.name)
+                probe = directory / f".jp-migrate-probe-{os.getpid()}"
+                os.close(safepath.create_new(probe))
+                os.unlink(probe)
+            except (JpMigrateError, OSError) as exc:
+                reason = str(exc) if isinstance(exc, JpMigrateError) else exc.strerror or str(exc)
+                bad[root.path] = (directory, f"{reason}: no conversation of this store migrated")
+                break
+    return bad
+
+
 def _run_all(
     conversations: list[Conversation],
     settings: Settings,
@@ -121,6 +152,10 @@ def run_stores(
     files = [path_error(path, reason) for path, reason in unresolved]
     files += [_rejected(item) for item in found if isinstance(item, Rejected)]
     conversations = [item for item in found if isinstance(item, Conversation)]
+    if run_id is not None:
+        unusable = _unusable_roots(conversations)
+        files += [_directory_error(path, reason) for path, reason in unusable.values()]
+        conversations = [c for c in conversations if c.root.path not in unusable]
     roots = sorted({c.root.path for c in conversations})
     if run_id is not None:
         for root in roots:
@@ -140,7 +175,11 @@ def run_stores(
         opts = {"encoding": options.encoding, "rules": list(rule_ids), "backup": options.backup}
         # Every store: one whose writes were all abandoned may hold an empty run directory.
         for root in sorted(set(records) | {os.path.realpath(path) for path in roots}):
-            written = manifest.finish_run(Path(root), run_id, records.get(root, []), opts)
+            try:
+                written = manifest.finish_run(Path(root), run_id, records.get(root, []), opts)
+            except JpMigrateError as exc:  # the files are written and journaled: report it
+                files.append(_directory_error(manifest.state_dir(Path(root)), str(exc)))
+                continue
             if written is not None:
                 run_dirs.append(written)
         for path in roots:

@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from jp_migrate.store import safepath
 from jp_migrate.store.write import StrPath, unlink
 
 LOCKS_DIR = "locks"
@@ -67,7 +68,7 @@ def is_locked(roots: StrPath | tuple[StrPath, ...], conversation_id: str) -> boo
     """Probe without creating anything (dry runs write nothing); any of `roots`' `locks/` held."""
     for root in roots if isinstance(roots, tuple) else (roots,):
         try:
-            fd = os.open(_lock_file(root, conversation_id), os.O_RDONLY)
+            fd = os.open(_lock_file(root, conversation_id), os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:
             continue  # no lock file there
         try:
@@ -83,18 +84,18 @@ _MADE: set[str] = set()
 
 def _ensure_dir(directory: str) -> None:
     """`locks/` once per process (JP creates it the same way, `create_dir_all`)."""
-    if directory not in _MADE:
-        os.makedirs(directory, exist_ok=True)
+    if directory not in _MADE:  # a link planted as locks/ is refused, not followed
+        safepath.directory(os.path.dirname(directory), os.path.basename(directory))
         _MADE.add(directory)
 
 
 def _create(path: str) -> int:
     try:
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     except FileNotFoundError:  # `locks/` removed since we made it
         _MADE.discard(os.path.dirname(path))
         _ensure_dir(os.path.dirname(path))
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
 
 
 ANCHOR_PREFIX = (
@@ -123,7 +124,7 @@ def _sweep(directory: str) -> None:
             continue
         path = os.path.join(directory, name)
         try:
-            fd = os.open(path, os.O_RDONLY)
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:
             continue
         try:
@@ -234,7 +235,7 @@ def _open_existing(path: str) -> int | None:
     lock that inode for the rest of the run (so a `jp` that opened the name before
     we removed it cannot lock it either), remove the name, and the caller links ours.
     """
-    fd = os.open(path, os.O_RDWR)
+    fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
     info = os.fstat(fd)
     key = (info.st_dev, info.st_ino)
     if key in _STALE:  # another name of an orphan we already hold

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,6 +26,7 @@ from typing import Any
 import orjson
 
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.store import safepath
 
 STATE_DIR = ".jp-migrate"
 RUNS = "runs"
@@ -60,8 +62,21 @@ class Run:
         return run_dir(self.root, self.id)
 
 
+_RUN_ID = re.compile(r"[0-9]{8}T[0-9]{12}Z-[0-9]+")
+
+
 def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ") + f"-{os.getpid()}"
+
+
+def checked_run_id(run_id: str) -> str:
+    """Run ids are names (`new_run_id`), never paths: `--run ../x` is refused."""
+    if _RUN_ID.fullmatch(run_id) is None:
+        raise JpMigrateError(
+            f"--run {run_id!r}: not a run id (a run id is a name such as "
+            "20261124T093000123456Z-4242, as under .jp-migrate/runs/)"
+        )
+    return run_id
 
 
 def state_dir(root: Path) -> Path:
@@ -70,6 +85,11 @@ def state_dir(root: Path) -> Path:
 
 def run_dir(root: Path, run_id: str) -> Path:
     return Path(_run_dir(root, run_id))
+
+
+def make_run_dir(root: str | os.PathLike[str], run_id: str, *parts: str) -> str:
+    """The run's directory (or one below it), made and checked: never through a link."""
+    return safepath.directory(root, STATE_DIR, RUNS, checked_run_id(run_id), *parts)
 
 
 # The per-conversation paths below are strings (see `discover.Conversation`).
@@ -82,11 +102,15 @@ def _discard_dir(root: str | os.PathLike[str]) -> str:
 
 
 def ensure_state_dir(root: Path) -> Path:
-    state = state_dir(root)
-    state.mkdir(exist_ok=True)
-    ignore = state / ".gitignore"
-    if not ignore.exists():
-        ignore.write_text("*\n", "utf-8")
+    state = Path(safepath.directory(root, STATE_DIR))
+    try:  # never through a link planted there, dangling or not
+        fd = os.open(state / ".gitignore", safepath.CREATE, 0o644)
+    except FileExistsError:
+        return state
+    try:
+        os.write(fd, b"*\n")
+    finally:
+        os.close(fd)
     return state
 
 
@@ -101,7 +125,8 @@ def backup_name(relative: str) -> str:
 
 def discard_path(root: str, run_id: str, conversation: str) -> str:
     """Where a `--no-backup` run parks an original until it is unlinked (`migrate._drop`)."""
-    return os.path.join(_discard_dir(root), run_id, conversation.replace("/", "."))
+    parked = safepath.directory(root, STATE_DIR, DISCARD, checked_run_id(run_id))
+    return os.path.join(parked, conversation.replace("/", "."))
 
 
 def clear_discards(root: Path) -> None:
@@ -112,7 +137,10 @@ def clear_discards(root: Path) -> None:
 
 
 def backup_path(root: str, run_id: str, relative: str) -> str:
-    return os.path.join(_run_dir(root, run_id), backup_name(relative))
+    """Where a run keeps the original of `relative`, its directories made and checked."""
+    name = backup_name(relative)
+    make_run_dir(root, run_id, *name.split("/")[:-1])
+    return os.path.join(_run_dir(root, run_id), name)
 
 
 def append_journal(
@@ -125,16 +153,25 @@ def append_journal(
     """
     if not records:
         return
-    directory = run_dir(root, run_id)
-    directory.mkdir(parents=True, exist_ok=True)
-    lines = b"".join(orjson.dumps(_plain(r), option=orjson.OPT_SORT_KEYS) + b"\n" for r in records)
-    fd = os.open(directory / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    directory = make_run_dir(root, run_id)
+    lines = b"".join(_json_line(_plain(r)) for r in records)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(os.path.join(directory, JOURNAL), flags, 0o644)
     try:
         os.write(fd, lines)
         if fsync:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _json_line(item: dict[str, Any]) -> bytes:
+    """One JSON line. A name that is not UTF-8 (held as surrogate escapes) is written as
+    `\\udcXX` escapes, which read back to the same name; orjson refuses such strings."""
+    try:
+        return orjson.dumps(item, option=orjson.OPT_SORT_KEYS) + b"\n"
+    except orjson.JSONEncodeError:
+        return json.dumps(item, sort_keys=True, separators=(",", ":")).encode("ascii") + b"\n"
 
 
 def _plain(record: FileRecord) -> dict[str, Any]:
@@ -149,41 +186,100 @@ def finish_run(
     holds (a journal and backups of writes that were abandoned) names no replaced file."""
     directory = run_dir(root, run_id)
     if not records:
-        if directory.is_dir():
+        if safepath.exists_as_directory(root, STATE_DIR, RUNS, checked_run_id(run_id)):
             shutil.rmtree(directory)
         return None
-    directory.mkdir(parents=True, exist_ok=True)
+    make_run_dir(root, run_id)
     manifest = {
         "schema": MANIFEST_SCHEMA,
         "run": run_id,
         "options": options,
         "files": [_plain(r) for r in sorted(records, key=lambda r: r.path)],
     }
+    try:
+        data = orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n"
+    except orjson.JSONEncodeError:  # a name that is not UTF-8: see _json_line
+        data = json.dumps(manifest, indent=2).encode("ascii") + b"\n"
     tmp = directory / f".{MANIFEST}.partial"
-    tmp.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
-    os.replace(tmp, directory / MANIFEST)
+    try:
+        safepath.write_new(tmp, data)
+        os.replace(tmp, directory / MANIFEST)
+    except OSError as exc:  # the journal still records the run: rollback works without this
+        _unlink_quietly(tmp)
+        raise JpMigrateError(
+            f"{directory / MANIFEST}: not written ({exc.strerror or exc}); "
+            f"the run's journal beside it still records every file for rollback"
+        ) from None
     return directory
 
 
-def _records(raw: list[Any], where: Path) -> list[FileRecord]:
+def _unlink_quietly(path: Path) -> None:
     try:
-        return [FileRecord(**item) for item in raw]
+        path.unlink()
+    except OSError:
+        pass
+
+
+def _records(raw: list[Any], where: Path) -> list[FileRecord]:
+    """Records as read, each path re-derived inside the store: a forged one is refused."""
+    try:
+        records = [FileRecord(**item) for item in raw]
     except TypeError as exc:
         raise JpMigrateError(f"{where}: not a jp-migrate run record: {exc}") from None
+    for record in records:
+        if not isinstance(record.path, str) or (
+            record.backup is not None and not isinstance(record.backup, str)
+        ):
+            raise JpMigrateError(f"{where}: not a jp-migrate run record: a path is not a string")
+        try:
+            safepath.recorded_path(record.path)
+        except safepath.UnsafePath as exc:
+            raise JpMigrateError(f"{where}: forged or damaged run record: {exc}") from None
+        if record.backup is not None and record.backup != backup_name(record.path):
+            raise JpMigrateError(
+                f"{where}: forged or damaged run record: backup {record.backup!r} is not "
+                f"where this run keeps {record.path!r}"
+            )
+    return records
+
+
+def kept_backup(run: Run, record: FileRecord) -> Path | None:
+    """The backup a run kept of a file, derived from the file's path (never read from the
+    record) inside the run's own directories; None when the run kept none."""
+    if record.backup is None:
+        return None
+    name = backup_name(record.path)
+    safepath.exists_as_directory(run.root, STATE_DIR, RUNS, run.id, *name.split("/")[:-1])
+    return run.directory / name  # every directory on the way checked: a link is refused
+
+
+def has_run(root: Path, run_id: str) -> bool:
+    return safepath.exists_as_directory(root, STATE_DIR, RUNS, checked_run_id(run_id))
+
+
+def _read(path: Path) -> str | None:
+    """A record file's text, or None when absent; a link there is refused, not followed."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as file:
+        return file.read().decode("utf-8")
 
 
 def load_run(root: Path, run_id: str) -> Run:
     directory = run_dir(root, run_id)
-    if not directory.is_dir():
+    if not has_run(root, run_id):
         raise JpMigrateError(f"{state_dir(root) / RUNS}: no run {run_id!r}")
-    rolled_back = (directory / ROLLED_BACK).exists()
+    rolled_back = os.path.lexists(directory / ROLLED_BACK)
     manifest = directory / MANIFEST
     try:
-        if manifest.exists():
-            data = json.loads(manifest.read_text("utf-8"))
+        text = _read(manifest)
+        if text is not None:
+            data = json.loads(text)
             return Run(root, run_id, _records(data["files"], manifest), True, rolled_back)
         journal = directory / JOURNAL
-        lines = journal.read_text("utf-8").split("\n") if journal.exists() else []
+        lines = (_read(journal) or "").split("\n")
         # Every record ends with a newline. A run killed inside its write leaves a torn last
         # line; that batch was never renamed into place (renames follow the fsync): left out.
         latest: dict[str, Any] = {}
@@ -197,12 +293,16 @@ def load_run(root: Path, run_id: str) -> Run:
 
 
 def list_runs(root: Path) -> list[str]:
-    """Run ids, oldest first."""
-    directory = state_dir(root) / RUNS
-    if not directory.is_dir():
+    """Run ids, oldest first (directories only, by their own names: a link is not a run)."""
+    if not safepath.exists_as_directory(root, STATE_DIR, RUNS):
         return []
-    return sorted(p.name for p in directory.iterdir() if p.is_dir())
+    with os.scandir(state_dir(root) / RUNS) as entries:
+        return sorted(
+            e.name
+            for e in entries
+            if e.is_dir(follow_symlinks=False) and _RUN_ID.fullmatch(e.name)
+        )
 
 
 def mark_rolled_back(root: Path, run_id: str) -> None:
-    (run_dir(root, run_id) / ROLLED_BACK).write_text("", "utf-8")
+    safepath.write_new(Path(make_run_dir(root, run_id)) / ROLLED_BACK, b"")

@@ -457,10 +457,8 @@ def _keep_for_discard(conversation: Conversation, run_id: str) -> str | None:
     much as writing it; with this link, the last unlink frees it on a pool thread.
     """
     path = manifest.discard_path(conversation.root.fspath, run_id, conversation.relative)
+    unlink(path)  # never through a link planted there
     try:
-        os.link(conversation.events, path)
-    except FileNotFoundError:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
         os.link(conversation.events, path)
     except OSError:
         return None  # no links here: the rename frees the file itself
@@ -510,9 +508,8 @@ class _Batch:
         pending.batched = self.durability.watch(pending.conversation.directory, pending.device)
         root, run_id = pending.conversation.root, pending.settings.run_id
         if run_id is not None and root.fspath not in self.runs_synced:
-            directory = manifest.run_dir(root.path, run_id)
-            directory.mkdir(parents=True, exist_ok=True)
-            self.runs_synced[root.fspath] = self.durability.watch(str(directory))
+            directory = manifest.make_run_dir(root.path, run_id)
+            self.runs_synced[root.fspath] = self.durability.watch(directory)
         self.pending.append(pending)
         self.size += len(pending.raw) + len(pending.data)
 

@@ -27,6 +27,7 @@ from jp_migrate.store.discover import (
 )
 from jp_migrate.store.load import exactly, may_be_wide, read_events
 from jp_migrate.store.lock import ConversationLocked, conversation_lock
+from jp_migrate.store.safepath import is_regular
 from jp_migrate.store.write import atomic_write, is_read_only, restore
 
 
@@ -57,8 +58,7 @@ def _pick_run(
     run not rolled back; with `touching` (the conversations a PATH names), the newest such
     run that changed one of them (archived or unarchived since)."""
     if wanted is not None:
-        exists = manifest.run_dir(root.path, wanted).is_dir()
-        return manifest.load_run(root.path, wanted) if exists else None
+        return manifest.load_run(root.path, wanted) if manifest.has_run(root.path, wanted) else None
     for run_id in reversed(manifest.list_runs(root.path)):
         run = manifest.load_run(root.path, run_id)
         if run.rolled_back:
@@ -123,9 +123,13 @@ def _restore_one(
 ) -> StoreFile:
     target = Path(conversation.events)  # where it is now (archived or not since the run)
     base: dict[str, Any] = {"path": conversation.shown, "conversation": conversation.name}
-    if not target.is_file():
+    if not os.path.lexists(target):
         return StoreFile(
             **base, status="error", message="missing: the run wrote it, it is gone now"
+        )
+    if not is_regular(target):
+        return StoreFile(
+            **base, status="error", message="not a regular file (a link?): not followed"
         )
     current = _sha256(target)
     if current == record.sha256_before:
@@ -137,15 +141,15 @@ def _restore_one(
             message=f"changed since run {run.id} wrote it: refusing to roll back (--force to overwrite)",
             sha256_before=current,
         )
-    backup = run.directory / record.backup if record.backup else None
-    if backup is not None and not backup.is_file() and not options.downgrade:
+    backup = manifest.kept_backup(run, record)
+    if backup is not None and not is_regular(backup) and not options.downgrade:
         return StoreFile(
             **base,
             status="error",
             message=f"the backup run {run.id} made of it is missing ({backup}): "
             "use --downgrade to convert it back instead",
         )
-    if backup is not None and backup.is_file():
+    if backup is not None and is_regular(backup):
         if _sha256(backup) != record.sha256_before:
             return StoreFile(
                 **base, status="error", message=f"backup {backup} does not match the manifest"
@@ -188,6 +192,10 @@ def _locked(conversation: Conversation, action: Any) -> StoreFile:
             conversation=conversation.name,
             status="error",
             message=f"{exc.strerror or exc}",
+        )
+    except JpMigrateError as exc:  # e.g. a link planted among the run's directories
+        return StoreFile(
+            path=conversation.shown, conversation=conversation.name, status="error", message=str(exc)
         )
 
 

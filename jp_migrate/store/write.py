@@ -20,6 +20,7 @@ import shutil
 import stat
 
 from jp_migrate.fileattrs import created_mode, keep_mode, keep_owner
+from jp_migrate.store.safepath import create_new, is_regular
 
 TEMP_SUFFIX = ".jp-migrate.partial"
 
@@ -46,18 +47,28 @@ def is_read_only(path: StrPath, mode: int | None = None) -> bool:
 
 
 def link_or_copy(source: StrPath, destination: StrPath) -> None:
+    """`destination` (its directory made by the caller) becomes the file `source` names.
+
+    Whatever stands at `destination` is removed first, so a planted link is replaced,
+    never written through.
+    """
+    unlink(destination)
     try:
         os.link(source, destination)
-    except FileNotFoundError:
-        os.makedirs(os.path.dirname(destination), exist_ok=True)
-        os.link(source, destination)
-    except FileExistsError:
-        os.unlink(destination)
-        os.link(source, destination)
     except OSError:  # another filesystem, or links not allowed: a copy, on disk before the
-        shutil.copy2(source, destination)  # rename that replaces its original
-        fsync_path(destination)
+        _copy(source, destination)  # rename that replaces its original
         fsync_path(os.path.dirname(destination))
+
+
+def _copy(source: StrPath, destination: StrPath) -> None:
+    """A durable copy into a new file, following no link at either end."""
+    with open(os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), "rb") as src:
+        info = os.fstat(src.fileno())
+        with open(create_new(destination, stat.S_IMODE(info.st_mode)), "wb") as dst:
+            shutil.copyfileobj(src, dst)
+            dst.flush()
+            os.utime(dst.fileno(), ns=(info.st_atime_ns, info.st_mtime_ns))
+            os.fsync(dst.fileno())
 
 
 def evict_cached(path: StrPath) -> None:
@@ -109,7 +120,7 @@ def atomic_write(
         info = None
     mode = stat.S_IMODE(info.st_mode) if info is not None else 0o644
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        fd = create_new(tmp, mode)
         try:
             if info is not None:
                 keep_mode(fd, mode, created_mode(mode))
@@ -200,7 +211,7 @@ def write_temp(
     tmp = temp_path(target)
     reused = _reuse(spare, tmp, mode) if spare is not None else None
     if reused is None:
-        fd, old_size = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, stat.S_IMODE(mode)), 0
+        fd, old_size = create_new(tmp, stat.S_IMODE(mode)), 0
     else:
         fd, old_size = reused
     try:
@@ -236,13 +247,11 @@ def commit(tmp: str, target: str) -> None:
 
 def restore(backup: StrPath, target: StrPath) -> None:
     """Put a backed-up file back atomically; the backup itself stays as it was."""
+    if not is_regular(backup):
+        raise OSError(f"backup {os.fspath(backup)} is not a regular file: not restored")
     tmp = temp_path(target)
     try:
-        unlink(tmp)
-        try:
-            os.link(backup, tmp)
-        except OSError:
-            shutil.copy2(backup, tmp)
+        link_or_copy(backup, tmp)
         os.replace(tmp, target)
         fsync_path(os.path.dirname(target))
     finally:
