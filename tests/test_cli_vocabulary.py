@@ -1,0 +1,168 @@
+"""One option vocabulary across `conversations`, `rollback`, `tools`, `check` and `verify`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from ci_support import legacy_workspace
+from click.testing import CliRunner
+from conftest import REPO, run_cli
+from store_support import legacy_events, snapshot, write_conversation
+
+from jp_migrate.cli import cli
+
+COMMANDS = ("conversations", "rollback", "tools", "check", "verify")
+LEGACY_TOOL = (
+    'import json\nprint(json.dumps({"type": "success", "content": "hello"}))\n'
+)
+
+
+def help_text(command: str) -> str:
+    result = CliRunner().invoke(cli, [command, "--help"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def options_of(command: str) -> dict[str, str]:
+    """`--name` → its placeholder ('' for a flag), as `--help` shows them."""
+    found: dict[str, str] = {}
+    for match in re.finditer(r"^\s+(?:-\w, )?(--[\w-]+)(?: ([A-Z][\w\[\]=|/.]*))?", help_text(command), re.M):
+        found[match.group(1)] = match.group(2) or ""
+    return found
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_quiet_and_the_shared_placeholders(command: str) -> None:
+    options = options_of(command)
+    assert options["--quiet"] == ""
+    assert options["--report"] == "FORMAT[=FILE]"
+    text = help_text(command)
+    for old in ("PATHS", "DIRECTORY", "PATTERN", "INTEGER", "FLOAT", "TEXT"):
+        assert old not in text, (command, old)
+
+
+def test_the_same_option_takes_the_same_placeholder_everywhere() -> None:
+    seen: dict[str, dict[str, str]] = {}
+    for command in COMMANDS:
+        for name, placeholder in options_of(command).items():
+            seen.setdefault(name, {})[command] = placeholder
+    for name, by_command in seen.items():
+        assert len(set(by_command.values())) == 1, (name, by_command)
+    assert seen["--exclude"] == {"tools": "GLOB", "check": "GLOB"}
+    assert seen["--rule"] == {"conversations": "ID", "check": "ID"}
+    assert seen["--rules"] == {"conversations": "DIR", "check": "DIR"}
+    assert set(seen["--jobs"].values()) == {"N"}
+    assert seen["--timeout"] == {"verify": "S"}
+    assert seen["--cases"] == {"check": "FILE", "verify": "FILE"}
+    assert "--exclude-archived" in seen and set(seen["--exclude-archived"]) == {"conversations", "check"}
+
+
+@pytest.mark.parametrize("command", ("conversations", "rollback", "tools", "check"))
+def test_path_is_optional_and_defaults_to_the_current_directory(command: str) -> None:
+    text = help_text(command)
+    assert re.search(rf"Usage: cli {command} \[OPTIONS\] \[PATH\]", text)
+    assert "(default: .)" in " ".join(text.split())
+
+
+def test_defaults_are_shown() -> None:
+    assert "[default: auto]" in help_text("conversations")
+    assert "[default: 1" in help_text("tools")
+    assert "[default: .]" in help_text("verify")
+
+
+def test_commands_run_on_the_current_directory_without_a_path(tmp_path: Path) -> None:
+    workspace = legacy_workspace(tmp_path / "ws")
+    (workspace / "tool.py").write_text(LEGACY_TOOL)
+    assert run_cli("conversations", "--check", cwd=workspace).returncode == 1
+    assert run_cli("tools", "--check", cwd=workspace).returncode == 1
+    migrated = run_cli("conversations", cwd=workspace)
+    assert migrated.returncode == 0, migrated.stderr
+    assert "(undo: jp-migrate rollback .)" in migrated.stdout
+    assert run_cli("conversations", "--check", cwd=workspace).returncode == 0
+    undone = run_cli("rollback", cwd=workspace)
+    assert undone.returncode == 0, undone.stderr
+    assert run_cli("conversations", "--check", cwd=workspace).returncode == 1
+
+
+def test_rule_is_an_id_and_rules_a_directory_on_conversations_and_check(tmp_path: Path) -> None:
+    workspace = legacy_workspace(tmp_path / "ws")
+    rules = tmp_path / "my-rules"
+    rules.mkdir()
+    (rules / "store-file-resource.toml").write_text(
+        (REPO / "rules" / "store-file-resource.toml").read_text()
+    )
+    for command in ("conversations", "check"):
+        extra = ["--check"] if command == "conversations" else ["--no-tools"]
+        as_dir = run_cli(command, str(workspace), *extra, "--rule", str(rules))
+        assert as_dir.returncode == 2, (command, as_dir.stderr)
+        assert f"for the rules in a directory use --rules {rules}" in as_dir.stderr
+        for flag, value in (("--rules", str(rules)), ("--rule", "store-file-resource")):
+            result = run_cli(command, str(workspace), *extra, flag, value, "--report", "json")
+            assert result.returncode == 1, (command, flag, result.stderr)
+            applied = {r for f in json.loads(result.stdout)["store"] for r in f["rules"]}
+            assert "store-file-resource" in applied, (command, flag)
+
+
+def test_check_can_leave_archived_conversations_out(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    write_conversation(workspace / ".jp", "17000000001-a", legacy_events(), archived=True)
+    assert run_cli("check", str(workspace), "--no-tools").returncode == 1
+    result = run_cli("check", str(workspace), "--no-tools", "--exclude-archived")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_check_integrity_is_the_new_name_and_verify_still_works_hidden(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    write_conversation(root, "17000000001-a", legacy_events())
+    assert "--check-integrity" in help_text("conversations")
+    assert "--verify" not in help_text("conversations")
+    for flag in ("--check-integrity", "--verify"):
+        result = run_cli("conversations", str(root), flag)
+        assert result.returncode == 1, result.stderr  # a legacy event left is a problem
+        assert "1 tool_call_response event not migrated" in result.stderr
+
+
+def test_tools_dry_run_writes_nothing_and_exits_0(tmp_path: Path) -> None:
+    source = tmp_path / "tool.py"
+    source.write_text(LEGACY_TOOL)
+    result = run_cli("tools", str(source), "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert "1 file: 1 would be rewritten" in result.stderr
+    assert source.read_text() == LEGACY_TOOL
+    assert run_cli("tools", str(source), "--diff").returncode == 1
+    assert run_cli("tools", str(source), "--diff", "--dry-run").returncode == 0
+    assert source.read_text() == LEGACY_TOOL
+
+
+def test_quiet_prints_only_what_needs_attention(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    write_conversation(root, "17000000001-a", legacy_events())
+    write_conversation(root, "17000000002-b", "{not json")
+    before = snapshot(root)
+    checked = run_cli("conversations", str(root), "--check", "--quiet")
+    assert checked.returncode == 2
+    assert checked.stdout == ""
+    assert checked.stderr.startswith("error: ") and "17000000002-b" in checked.stderr
+    assert len(checked.stderr.splitlines()) == 1
+    assert snapshot(root) == before
+    written = run_cli("conversations", str(root), "-q")
+    assert written.stdout == "" and written.returncode == 2
+    undone = run_cli("rollback", str(root), "-q")
+    assert (undone.returncode, undone.stdout, undone.stderr) == (0, "", "")
+    source = tmp_path / "tool.py"
+    source.write_text(LEGACY_TOOL)
+    tools = run_cli("tools", str(source), "--check", "-q")
+    assert (tools.returncode, tools.stdout, tools.stderr) == (1, "", "")
+
+
+def test_check_quiet_names_what_would_change_one_line_each(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    write_conversation(workspace / ".jp", "17000000001-a", legacy_events())
+    result = run_cli("check", str(workspace), "--no-tools", "--quiet", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "would migrate: ws/.jp/conversations/17000000001-a/events.json"
+    ]
