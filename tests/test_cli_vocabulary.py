@@ -166,3 +166,53 @@ def test_check_quiet_names_what_would_change_one_line_each(tmp_path: Path) -> No
     assert result.stdout.splitlines() == [
         "would migrate: ws/.jp/conversations/17000000001-a/events.json"
     ]
+
+
+def whole_tree(root: Path) -> dict[str, tuple[str, bytes, int]]:
+    """Every entry under root, run records and lock files included: kind, bytes, mtime."""
+    out: dict[str, tuple[str, bytes, int]] = {}
+    for path in sorted(root.rglob("*")):
+        stat = path.lstat()
+        if path.is_symlink():
+            out[str(path)] = ("link", str(path.readlink()).encode(), stat.st_mtime_ns)
+        elif path.is_dir():
+            out[str(path)] = ("dir", b"", 0)
+        else:
+            out[str(path)] = ("file", path.read_bytes(), stat.st_mtime_ns)
+    return out
+
+
+def test_rollback_dry_run_and_diff_show_the_restore_and_write_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    write_conversation(root, "17000000001-a", legacy_events())
+    assert run_cli("conversations", str(root)).returncode == 0
+    before = whole_tree(tmp_path)
+    dry = run_cli("rollback", str(root), "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert dry.stdout.splitlines()[0].startswith("would restore from run ")
+    assert dry.stdout.splitlines()[-1].startswith("would roll back run ")
+    assert whole_tree(tmp_path) == before
+    shown = run_cli("rollback", str(root), "--diff")
+    assert shown.returncode == 1, shown.stderr  # as --check: something would be restored
+    assert "@@ events[2] tool_call_response call_1 @@" in shown.stdout
+    assert '+  "content": "Check succeeded.",' in shown.stdout  # the legacy string comes back
+    assert run_cli("rollback", str(root), "--diff", "--dry-run").returncode == 0
+    assert run_cli("rollback", str(root), "--check").returncode == 1
+    assert whole_tree(tmp_path) == before
+    done = run_cli("rollback", str(root))
+    assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("rolled back run ")
+    after = run_cli("rollback", str(root), "--dry-run")
+    assert (after.returncode, after.stdout) == (0, "nothing to roll back\n")
+
+
+def test_rollback_downgrade_dry_run_writes_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    path = write_conversation(root, "17000000001-a", legacy_events())
+    assert run_cli("conversations", str(root), "--no-backup").returncode == 0
+    migrated = path.read_bytes()
+    before = whole_tree(tmp_path)
+    result = run_cli("rollback", str(root), "--downgrade", "--diff", "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert "would downgrade to legacy responses (no backup)" in result.stdout
+    assert "@@ events[2] tool_call_response call_1 @@" in result.stdout
+    assert whole_tree(tmp_path) == before and path.read_bytes() == migrated

@@ -322,6 +322,16 @@ def conversations(
     is_flag=True,
     help="Convert migrated events back to legacy where no backup exists.",
 )
+@click.option("--dry-run", is_flag=True, help="Write nothing; print what would be restored.")
+@click.option(
+    "--check", is_flag=True, help="Write nothing; exit 1 when anything would be restored."
+)
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Write nothing; show what would be restored as a diff (payloads decoded, one hunk "
+    "per event); exit as --check does, or 0 with --dry-run.",
+)
 @exclude_user_local_option
 @report_option
 @quiet_option
@@ -330,6 +340,9 @@ def rollback(
     run_id: str | None,
     force: bool,
     downgrade: bool,
+    dry_run: bool,
+    check: bool,
+    diff: bool,
     exclude_user_local: bool,
     reports: tuple[str, ...],
     quiet: bool,
@@ -339,31 +352,51 @@ def rollback(
     Refuses a file changed since the run wrote it, naming it (--force restores it
     anyway), and, with --downgrade, a file whose binary content (an image, a blob) a
     legacy response cannot hold (--force drops it). Exit codes: 0 restored or nothing
-    to do, 2 a file could not be restored.
+    to do, 1 --check/--diff found something that would be restored, 2 a file could
+    not be restored.
     """
     from jp_migrate.report import parse_spec
 
     for spec in reports:
         parse_spec(spec)
+    if dry_run and check:
+        raise click.UsageError("choose one of --dry-run, --check")
+    check = check or (diff and not dry_run)
+    writes = not (dry_run or check or diff)
     result = rollback_stores(
         given_paths(paths),
         RollbackOptions(
-            run=run_id, force=force, downgrade=downgrade, user_local=not exclude_user_local
+            run=run_id,
+            force=force,
+            downgrade=downgrade,
+            user_local=not exclude_user_local,
+            dry_run=not writes,
+            diff=diff,
         ),
     )
-    code = exit_code(result.files)
+    code = exit_code(result.files, check=check)
     for f in result.files:
         if f.status in ("error", "skipped"):
             click.echo(line(f"{f.status}: {f.path}: {f.message}"), err=True)
         elif f.status == "migrated" and not quiet:
             _echo(f"{f.message}: {f.path}", reports)
+        if f.diff:
+            _echo(f.diff.rstrip("\n"), reports)
     if quiet:
         pass
     elif not result.runs and not any(f.status != "unchanged" for f in result.files):
         _echo("nothing to roll back", reports)
     elif not result.runs and not any(f.status == "migrated" for f in result.files):
-        _echo("nothing rolled back", reports)
+        _echo("nothing rolled back" if writes else "nothing would be rolled back", reports)
     for run in [] if quiet else result.runs:
-        _echo(f"rolled back run {run}", reports)
-    _finish("rollback", result.files, reports, dry_run=False, code=code, timings=None, quiet=quiet)
+        _echo(f"rolled back run {run}" if writes else f"would roll back run {run}", reports)
+    _finish(
+        "rollback",
+        result.files,
+        reports,
+        dry_run=not writes,
+        code=code,
+        timings=None,
+        quiet=quiet,
+    )
     return code
