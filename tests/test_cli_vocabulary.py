@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import re
 from pathlib import Path
 
@@ -216,3 +217,93 @@ def test_rollback_downgrade_dry_run_writes_nothing(tmp_path: Path) -> None:
     assert "would downgrade to legacy responses (no backup)" in result.stdout
     assert "@@ events[2] tool_call_response call_1 @@" in result.stdout
     assert whole_tree(tmp_path) == before and path.read_bytes() == migrated
+
+
+INTERRUPT_AFTER = """
+import sys
+from jp_migrate.store import api
+real = api.run_jobs
+
+def interrupted(*args, **kwargs):
+    for count, results in enumerate(real(*args, **kwargs), 1):
+        yield results
+        if count == {after}:
+            raise KeyboardInterrupt  # as Ctrl-C would, between two conversations
+
+api.run_jobs = interrupted
+from jp_migrate.cli import main
+sys.argv = ["jp-migrate", *sys.argv[1:]]
+main()
+"""
+
+
+def interrupted_run(*args: str, after: int, cwd: Path) -> subprocess.CompletedProcess[str]:
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-c", INTERRUPT_AFTER.replace("{after}", str(after)), *args],
+        capture_output=True, text=True, cwd=cwd, timeout=300, check=False,
+    )  # fmt: skip
+
+
+def test_ctrl_c_says_what_was_written_and_how_to_undo_it(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    paths = [
+        write_conversation(root, f"170000000{n:02d}-c", legacy_events(f"call_{n}"))
+        for n in range(40)
+    ]
+    original = {p: p.read_bytes() for p in paths}
+    result = interrupted_run("conversations", "s", after=1, cwd=tmp_path)
+    assert result.returncode == 130
+    assert "Traceback" not in result.stderr and "Aborted." not in result.stderr
+    changed = sum(p.read_bytes() != original[p] for p in paths)
+    assert 1 <= changed < 40  # the run stopped part of the way through
+    message = result.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(
+        rf"interrupted: {changed} of 40 conversations migrated, run recorded in "
+        rf"{re.escape(str(root.resolve()))}/\.jp-migrate/runs/\S+; undo: jp-migrate rollback s",
+        message,
+    ), message
+    undone = run_cli("rollback", "s", cwd=tmp_path)
+    assert undone.returncode == 0, undone.stderr
+    assert {p: p.read_bytes() for p in paths} == original
+
+
+def test_ctrl_c_in_a_dry_run_says_nothing_was_written(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    for n in range(3):
+        write_conversation(root, f"170000000{n:02d}-c", legacy_events(f"call_{n}"))
+    before = whole_tree(tmp_path)
+    result = interrupted_run("conversations", "s", "--check", after=1, cwd=tmp_path)
+    assert result.returncode == 130
+    assert result.stderr.strip().splitlines()[-1] == "interrupted: nothing was written"
+    assert whole_tree(tmp_path) == before
+
+
+def test_integrity_summary_names_what_makes_the_exit_code(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    write_conversation(root, "17000000001-a", legacy_events())
+    assert run_cli("conversations", str(root)).returncode == 0
+    clean = run_cli("conversations", str(root), "--check-integrity")
+    assert (clean.returncode, clean.stdout) == (0, "checked 1 file: 0 with problems\n")
+    write_conversation(root, "17000000002-b", "{not json")
+    broken = run_cli("conversations", str(root), "--check-integrity")
+    assert broken.returncode == 2  # a file that could not be read, not a problem found
+    assert broken.stdout == "checked 2 files: 0 with problems, 1 could not be read\n"
+
+
+def test_per_file_lines_and_summaries_in_the_right_number(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    write_conversation(root, "17000000001-a", legacy_events())
+    two = legacy_events("call_1") + legacy_events("call_2")[1:]
+    write_conversation(root, "17000000002-b", two)
+    result = run_cli("conversations", "s", "--dry-run", cwd=tmp_path)
+    assert result.stdout.splitlines() == [
+        "would migrate s/conversations/17000000001-a/events.json (1 event)",
+        "would migrate s/conversations/17000000002-b/events.json (2 events)",
+        "2 files: 2 would change (3 events), 0 unchanged, 0 errors, 0 skipped",
+    ]
+    source = tmp_path / "tool.py"
+    source.write_text(LEGACY_TOOL)
+    tools = run_cli("tools", str(source), "--check")
+    assert "1 file: 1 would be rewritten, 0 with unhandled sites, 0 errors, 0 skipped" in tools.stderr

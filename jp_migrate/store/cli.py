@@ -29,6 +29,7 @@ from jp_migrate.commands.options import (
     timings_option,
 )
 from jp_migrate.contract.report import Report, StoreFile
+from jp_migrate.errors import InterruptReported
 from jp_migrate.store.api import Progress, StoreOptions, run_stores
 from jp_migrate.store.rollback import RollbackOptions, rollback_stores
 from jp_migrate.visible import line
@@ -92,6 +93,29 @@ def _undo(paths: Sequence[Path]) -> str:
     import shlex
 
     return " ".join(["jp-migrate rollback", *(shlex.quote(str(p)) for p in paths)])
+
+
+def _report_interrupt(
+    paths: list[Path], floor: str, seen: list[int], options: StoreOptions
+) -> None:
+    """Ctrl-C: what the run had written and how to undo it, on stderr, in one line each."""
+    if not options.writes:
+        click.echo("interrupted: nothing was written", err=True)
+        return
+    from jp_migrate.store.interrupted import written_since
+
+    runs = written_since(paths, floor, user_local=options.user_local)
+    written = sum(max(r.files, 0) for r in runs)
+    of = f" of {seen[1]}" if seen[1] else ""
+    if not runs:
+        click.echo(f"interrupted: 0{of} conversations migrated, nothing was written", err=True)
+        return
+    where = ", ".join(str(r.directory) for r in runs)
+    click.echo(
+        f"interrupted: {written}{of} conversations migrated, run recorded in {where}; "
+        f"undo: {_undo(paths)}",
+        err=True,
+    )
 
 
 def _integrity_summary(files: Sequence[StoreFile]) -> str:
@@ -279,9 +303,23 @@ def conversations(
         jobs=jobs,
         shard=shard,
     )
+    from jp_migrate.store.interrupted import run_id_floor
+
     started = time.perf_counter()
-    with _progress_bar() as progress:
-        run = run_stores(given_paths(paths), options, progress=progress)
+    floor = run_id_floor()
+    seen = [0, 0]  # conversations done, of how many (as far as the run got)
+    with _progress_bar() as bar:
+
+        def progress(done: int, total: int) -> None:
+            seen[:] = [done, total]
+            if bar is not None:
+                bar(done, total)
+
+        try:
+            run = run_stores(given_paths(paths), options, progress=progress)
+        except KeyboardInterrupt:
+            _report_interrupt(given_paths(paths), floor, seen, options)
+            raise InterruptReported from None
     elapsed = {"total_seconds": round(time.perf_counter() - started, 3)} if timings else None
     code = exit_code(run.files, check=check, verify=verify)
     _print_files(run.files, reports, dry_run=not options.writes, quiet=quiet)
