@@ -307,3 +307,31 @@ def test_per_file_lines_and_summaries_in_the_right_number(tmp_path: Path) -> Non
     source.write_text(LEGACY_TOOL)
     tools = run_cli("tools", str(source), "--check")
     assert "1 file: 1 would be rewritten, 0 with unhandled sites, 0 errors, 0 skipped" in tools.stderr
+
+
+def test_a_stores_conversations_directory_is_accepted_as_path(
+    tmp_path: Path, jp_data_home: Path
+) -> None:
+    workspace = legacy_workspace(tmp_path / "ws")
+    conversations = workspace / ".jp" / "conversations"
+    before = whole_tree(workspace)
+    checked = run_cli("conversations", ".jp/conversations", "--check", cwd=workspace)
+    assert checked.returncode == 1, checked.stderr
+    assert checked.stdout.splitlines()[0].startswith("would migrate .jp/conversations/17")
+    gate = run_cli("check", str(conversations), "--no-tools")
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    assert whole_tree(workspace) == before
+    migrated = run_cli("conversations", ".", cwd=conversations)  # from inside it
+    assert migrated.returncode == 0, migrated.stderr
+    assert (workspace / ".jp" / ".jp-migrate").is_dir()  # records beside conversations/
+    assert not (conversations / ".jp-migrate").exists()
+    assert run_cli("conversations", str(conversations), "--check").returncode == 0
+    assert run_cli("rollback", str(conversations)).returncode == 0
+    assert run_cli("conversations", str(conversations), "--check").returncode == 1
+    # a user-local store's conversations/ (JP's <data>/jp/workspace/<name>-<id>/)
+    local = jp_data_home / "workspace" / "ws-a1b2c3" / "conversations"
+    write_conversation(local.parent, "17000000001-a", legacy_events())
+    result = run_cli("conversations", str(local))
+    assert result.returncode == 0, result.stderr
+    assert (local.parent / ".jp-migrate").is_dir()
+    assert run_cli("rollback", str(local), "--dry-run").returncode == 0

@@ -150,6 +150,9 @@ def _section(
     Below NARROW columns, one line per row; past TABLE_LIMIT rows (rich tables cost
     ~2 ms a row), one line per row that is not `quiet`, and a count of the quiet ones.
     """
+    if not rows:
+        console.print(Text(f"{title}: none found", style="italic"), soft_wrap=True)
+        return
     keep = _present(columns, rows)
     if console.width < NARROW or len(rows) > TABLE_LIMIT:
         _as_lines(console, title, columns, rows, keep, quiet if len(rows) > TABLE_LIMIT else None)
