@@ -119,8 +119,9 @@ def test_a_state_directory_that_is_a_file_is_one_line_not_one_per_conversation(
     result = run_cli("conversations", str(root))
     assert result.returncode == 2
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert errors == [f"error: {root / '.jp-migrate'}: not a directory: "
-                      "no conversation of this store migrated"]
+    assert errors == [
+        f"error: {root / '.jp-migrate'}: not a directory: no conversation of this store migrated"
+    ]
 
 
 def test_a_symlinked_backup_directory_is_refused_by_rollback(tmp_path: Path) -> None:

@@ -372,4 +372,6 @@ def test_the_summary_of_a_real_run_is_in_the_past_tense_and_the_undo_hint_last(
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
     assert "1 file: 1 changed (1 event), 0 unchanged, 0 errors, 0 skipped" in lines
-    assert lines[-1].startswith("run recorded in ") and lines[-1].endswith("(undo: jp-migrate rollback)")
+    assert lines[-1].startswith("run recorded in ") and lines[-1].endswith(
+        "(undo: jp-migrate rollback)"
+    )

@@ -298,9 +298,7 @@ def list_runs(root: Path) -> list[str]:
         return []
     with os.scandir(state_dir(root) / RUNS) as entries:
         return sorted(
-            e.name
-            for e in entries
-            if e.is_dir(follow_symlinks=False) and _RUN_ID.fullmatch(e.name)
+            e.name for e in entries if e.is_dir(follow_symlinks=False) and _RUN_ID.fullmatch(e.name)
         )
 
 

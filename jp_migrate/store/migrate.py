@@ -239,11 +239,12 @@ def _prepare(conversation: Conversation, settings: Settings) -> Result | Pending
     """Everything up to the temporary file; a Result when there is nothing to commit."""
     lock: HeldLock | None = None
     try:
-        layout = inspect(conversation)
+        # The lock first: a `jp` mid-write holds it and leaves its own temporary beside.
         if settings.mode == "write":
             lock = HeldLock(conversation.root.lock_roots, conversation.id)
         elif is_locked(conversation.root.lock_roots, conversation.id):
             raise ConversationLocked(conversation.id)
+        layout = inspect(conversation)
         outcome = _convert(conversation, settings, lock, layout)
         if isinstance(outcome, Result) and lock is not None:
             lock.release()

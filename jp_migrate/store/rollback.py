@@ -25,6 +25,7 @@ from jp_migrate.store.discover import (
     path_error,
     resolve_all,
 )
+from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import exactly, may_be_wide, read_events
 from jp_migrate.store.lock import ConversationLocked, conversation_lock
 from jp_migrate.store.safepath import is_regular
@@ -78,6 +79,7 @@ def _downgrade_file(conversation: Conversation, force: bool) -> StoreFile:
     """
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
+    inspect(conversation)
     loaded = read_events(conversation.events, source=shown)
     migrated = [index for index, event in enumerate(loaded.events) if is_migrated(event)]
     if not force:
@@ -181,6 +183,13 @@ def _locked(conversation: Conversation, action: Any) -> StoreFile:
             status="skipped",
             message="locked by a running jp: skipped",
         )
+    except Refused as exc:
+        return StoreFile(
+            path=conversation.shown,
+            conversation=conversation.name,
+            status=exc.status,
+            message=str(exc),
+        )
     except ContractError as exc:
         reason = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
         return StoreFile(
@@ -195,7 +204,10 @@ def _locked(conversation: Conversation, action: Any) -> StoreFile:
         )
     except JpMigrateError as exc:  # e.g. a link planted among the run's directories
         return StoreFile(
-            path=conversation.shown, conversation=conversation.name, status="error", message=str(exc)
+            path=conversation.shown,
+            conversation=conversation.name,
+            status="error",
+            message=str(exc),
         )
 
 
