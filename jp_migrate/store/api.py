@@ -20,6 +20,7 @@ from jp_migrate.store import manifest, safepath
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
 from jp_migrate.store.lock import LOCKS_DIR
 from jp_migrate.store.migrate import Mode, Result, Settings
+from jp_migrate.store.names import shown_file
 from jp_migrate.store.selection import select_rules
 from jp_migrate.store.workers import run_jobs
 
@@ -184,6 +185,7 @@ def run_stores(
                 run_dirs.append(written)
         for path in roots:
             manifest.clear_discards(path)
+    files = [shown_file(f) for f in files]
     files.sort(key=lambda f: f.path)
     return StoreRun(files, run_dirs)
 

@@ -19,6 +19,7 @@ import click
 from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.report import Report, StoreFile
 from jp_migrate.store.api import Progress, StoreOptions, run_stores
+from jp_migrate.store.names import escaped
 from jp_migrate.store.rollback import RollbackOptions, rollback_stores
 from jp_migrate.visible import line
 
@@ -274,7 +275,7 @@ def conversations(
         "conversations", run.files, reports, dry_run=not options.writes, code=code, timings=elapsed
     )
     for directory in run.runs:  # last, so a long table cannot scroll it away
-        _echo(f"run recorded in {directory} (undo: jp-migrate rollback)", reports)
+        _echo(f"run recorded in {escaped(str(directory))} (undo: jp-migrate rollback)", reports)
     return code
 
 

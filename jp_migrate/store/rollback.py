@@ -28,6 +28,7 @@ from jp_migrate.store.discover import (
 from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import exactly, may_be_wide, read_events
 from jp_migrate.store.lock import ConversationLocked, conversation_lock
+from jp_migrate.store.names import shown_file
 from jp_migrate.store.safepath import is_regular
 from jp_migrate.store.write import atomic_write, is_read_only, restore
 
@@ -340,5 +341,6 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                     )
                     continue
                 files.append(_locked(item, lambda c=item: _downgrade_file(c, options.force)))
+    files = [shown_file(f) for f in files]
     files.sort(key=lambda f: f.path)
     return RollbackRun(files, rolled)
