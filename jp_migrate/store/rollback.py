@@ -17,7 +17,7 @@ from typing import Any
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.convert.events import downgrade_drops, downgrade_response, is_migrated
 from jp_migrate.errors import ContractError, JpMigrateError
-from jp_migrate.store import canonical, manifest
+from jp_migrate.store import canonical, lock, manifest
 from jp_migrate.store.discover import (
     Conversation,
     StorageRoot,
@@ -27,10 +27,10 @@ from jp_migrate.store.discover import (
 )
 from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import exactly, may_be_wide, read_events
-from jp_migrate.store.lock import ConversationLocked, conversation_lock
+from jp_migrate.store.lock import ConversationLocked, LockTable, conversation_lock
 from jp_migrate.store.names import shown_file
 from jp_migrate.store.safepath import is_regular
-from jp_migrate.store.write import atomic_write, is_read_only, restore
+from jp_migrate.store.write import atomic_write, is_read_only, restore, temp_path, unlink
 
 
 @dataclass(frozen=True)
@@ -172,9 +172,9 @@ def _restore_one(
     )
 
 
-def _locked(conversation: Conversation, action: Any) -> StoreFile:
+def _locked(conversation: Conversation, action: Any, table: LockTable) -> StoreFile:
     try:
-        with conversation_lock(conversation.root.lock_roots, conversation.id):
+        with conversation_lock(table, conversation.root.lock_roots, conversation.id):
             result: StoreFile = action()
             return result
     except ConversationLocked:
@@ -197,11 +197,12 @@ def _locked(conversation: Conversation, action: Any) -> StoreFile:
             path=conversation.shown, conversation=conversation.name, status="error", message=reason
         )
     except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
         return StoreFile(
             path=conversation.shown,
             conversation=conversation.name,
             status="error",
-            message=f"{exc.strerror or exc}",
+            message=f"{where}{exc.strerror or exc}",
         )
     except JpMigrateError as exc:  # e.g. a link planted among the run's directories
         return StoreFile(
@@ -254,6 +255,21 @@ def _backed_up(root: Path) -> dict[str, str]:
     return out
 
 
+def _tidy(conversations: list[Conversation], table: LockTable) -> None:
+    """What a killed run left besides its record: its lock files, and its temporaries
+    (each removed under its conversation's lock: a live run holds it while writing one)."""
+    for lock_root in sorted({r for c in conversations for r in c.root.lock_roots}):
+        lock.sweep(lock_root)
+    for conversation in conversations:
+        leftover = temp_path(conversation.events)
+        if os.path.lexists(leftover):
+            try:
+                with conversation_lock(table, conversation.root.lock_roots, conversation.id):
+                    unlink(leftover)
+            except (ConversationLocked, OSError, JpMigrateError):
+                pass  # a live run's, or one the next run removes
+
+
 def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
     """Roll back the chosen run in every storage root under `paths` (restricted to the conversations named)."""
     unresolved: list[tuple[Path, str]] = []
@@ -287,6 +303,9 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
         where = ", ".join(str(manifest.state_dir(root.path)) for root, _, _ in picked)
         raise JpMigrateError(f"{where}: no run {options.run!r}")
     files: list[StoreFile] = [path_error(path, reason) for path, reason in unresolved]
+    table = LockTable()
+    conversations = [item for item in found if isinstance(item, Conversation)]
+    _tidy(conversations, table)
     rolled: list[str] = []
     for root, wanted, run in picked:
         covered: set[str] = set()
@@ -312,6 +331,7 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                     _locked(
                         conversation,
                         lambda c=conversation, r=record, u=run: _restore_one(c, r, u, options),
+                        table,
                     )
                 )
             files.extend(results)
@@ -340,7 +360,7 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                         )
                     )
                     continue
-                files.append(_locked(item, lambda c=item: _downgrade_file(c, options.force)))
+                files.append(_locked(item, lambda c=item: _downgrade_file(c, options.force), table))
     files = [shown_file(f) for f in files]
     files.sort(key=lambda f: f.path)
     return RollbackRun(files, rolled)

@@ -26,7 +26,7 @@ from jp_migrate.store.discover import EVENTS, Conversation
 from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import parse_events, read_events
 from jp_migrate.store.lock import is_locked
-from jp_migrate.store.migrate import check_blobs
+from jp_migrate.store.plan import check_blobs
 
 
 @cache
