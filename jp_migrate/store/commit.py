@@ -49,8 +49,9 @@ PAUSE = os.environ.get("JP_MIGRATE_TEST_PAUSE", "")
 
 def _failed(doing: str, path: str, exc: OSError | JpMigrateError) -> str:
     """One line naming the file a step failed on (a disk full, a link refused)."""
-    reason = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
-    return f"{doing} {path}: {reason}"
+    if isinstance(exc, OSError):
+        return f"{doing} {exc.filename or path}: {exc.strerror or exc}"
+    return f"{doing} {path}: {exc}"
 
 
 @dataclass
@@ -123,7 +124,7 @@ class Committer:
             # Watched before the temporary is written: its write errors are reported by the sync.
             pending.batched = batch.sync.watch(conversation.directory, loaded.device)
         except (OSError, JpMigrateError) as exc:
-            yield self._abandon(pending, _failed("preparing the run record in", root, exc))
+            yield self._abandon(pending, _failed("writing the run record in", root, exc))
             return
         pending.tmp = temp_path(conversation.events)
         try:

@@ -98,12 +98,17 @@ def _run_dir(root: str | os.PathLike[str], run_id: str) -> str:
 
 def ensure_state_dir(root: Path) -> Path:
     state = Path(safepath.directory(root, STATE_DIR))
+    ignore = state / ".gitignore"
     try:  # never through a link planted there, dangling or not
-        fd = os.open(state / ".gitignore", safepath.CREATE, 0o644)
+        fd = os.open(ignore, safepath.CREATE, 0o644)
     except FileExistsError:
         return state
     try:
-        os.write(fd, b"*\n")
+        if os.write(fd, b"*\n") != 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    except OSError as exc:
+        _unlink_quietly(ignore)  # not left half-written
+        raise OSError(exc.errno, exc.strerror, str(ignore)) from None
     finally:
         os.close(fd)
     return state

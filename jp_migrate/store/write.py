@@ -79,41 +79,20 @@ def fsync_path(path: StrPath) -> None:
         os.close(fd)
 
 
-def atomic_write(
-    target: StrPath,
-    data: bytes,
-    *,
-    backup: StrPath | None = None,
-    times: tuple[int, int] | None = None,
-) -> None:
+def atomic_write(target: StrPath, data: bytes, *, times: tuple[int, int] | None = None) -> None:
     """Replace `target` with `data`; readers see the old file or the new one, never a mix.
 
     `times` (atime, mtime in ns) are given to the new file before it takes the
     target's place (see `write_temp`).
     """
     tmp = temp_path(target)
+    info = os.stat(target, follow_symlinks=False)
     try:
-        info: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
-        info = None
-    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o644
-    try:
-        fd = create_new(tmp, mode)
+        fd = write_temp(tmp, data, info.st_mode, times=times, owner=(info.st_uid, info.st_gid))
         try:
-            if info is not None:
-                keep_mode(fd, mode, created_mode(mode))
-                keep_owner(fd, info.st_uid, info.st_gid)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            if times is not None:
-                os.utime(fd, ns=times)
             os.fsync(fd)
         finally:
             os.close(fd)
-        if backup is not None:
-            link_or_copy(target, backup)
-            fsync_path(os.path.dirname(backup))
         os.replace(tmp, target)
         fsync_path(os.path.dirname(target))
     finally:
@@ -145,9 +124,11 @@ def write_temp(
             view = view[os.write(fd, view) :]
         if times is not None:
             os.utime(fd, ns=times)
-    except BaseException:
+    except BaseException as exc:
         os.close(fd)
         unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None:  # name the file (a full disk)
+            raise OSError(exc.errno, exc.strerror, tmp) from None
         raise
     return fd
 
