@@ -31,6 +31,7 @@ from jp_migrate.commands.options import (
 from jp_migrate.contract.report import Report, StoreFile
 from jp_migrate.errors import InterruptReported
 from jp_migrate.store.api import Progress, StoreOptions, run_stores
+from jp_migrate.store.names import escaped
 from jp_migrate.store.rollback import RollbackOptions, rollback_stores
 from jp_migrate.visible import line
 
@@ -340,7 +341,8 @@ def conversations(
     )
     if not quiet:
         for directory in run.runs:  # last, so a long table cannot scroll it away
-            _echo(f"run recorded in {directory} (undo: {_undo(given_paths(paths))})", reports)
+            shown = escaped(str(directory))
+            _echo(f"run recorded in {shown} (undo: {_undo(given_paths(paths))})", reports)
     return code
 
 

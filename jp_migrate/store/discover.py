@@ -192,7 +192,7 @@ def in_shard(conversation_id: str, shard: tuple[int, int] | None) -> bool:
     if shard is None:
         return True
     index, count = shard
-    return zlib.crc32(conversation_id.encode("utf-8")) % count == index - 1
+    return zlib.crc32(os.fsencode(conversation_id)) % count == index - 1
 
 
 def _classify(conversation: Conversation, is_symlink: bool) -> Found:
