@@ -26,9 +26,9 @@ TEST_COMMAND = (
 )
 
 
-def commands(group: click.Group = cli, prefix: tuple[str, ...] = ()) -> Iterator[
-    tuple[tuple[str, ...], click.Command]
-]:
+def commands(
+    group: click.Group = cli, prefix: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], click.Command]]:
     ctx = click.Context(group)
     for name in group.list_commands(ctx):
         command = group.get_command(ctx, name)
@@ -50,7 +50,7 @@ def option_names(command: click.Command, *, hidden: bool) -> set[str]:
 
 def reference_sections() -> dict[str, str]:
     """reference.md's `## ` sections by heading."""
-    parts = re.split(r"^## (.+)$", REFERENCE.read_text(encoding="utf-8"), flags=re.M)
+    parts = re.split(r"^## (.+)$", REFERENCE.read_text(encoding="utf-8"), flags=re.MULTILINE)
     return dict(zip(parts[1::2], parts[2::2], strict=True))
 
 
@@ -58,8 +58,11 @@ def section_of(path: tuple[str, ...]) -> str:
     """The reference section documenting the command PATH (`rules list` and `rules test`
     could share one, headed `rules list, rules test`)."""
     name = " ".join(path)
-    found = [body for heading, body in reference_sections().items()
-             if name in (part.strip() for part in heading.split(","))]
+    found = [
+        body
+        for heading, body in reference_sections().items()
+        if name in (part.strip() for part in heading.split(","))
+    ]
     assert len(found) == 1, f"docs/reference.md: no single `## {name}` section"
     return found[0]
 
@@ -84,7 +87,9 @@ def markdown_files() -> list[Path]:
 
 def shown_commands(text: str) -> Iterator[list[str]]:
     """The `jp-migrate ...` command lines in TEXT's shell code blocks."""
-    for block in re.findall(r"^```(?:sh|bash|console)\n(.*?)^```", text, flags=re.M | re.S):
+    for block in re.findall(
+        r"^```(?:sh|bash|console)\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL
+    ):
         for raw in block.splitlines():
             try:
                 words = shlex.split(raw, comments=True)
@@ -111,7 +116,7 @@ def test_every_command_shown_uses_options_that_exist(page: Path) -> None:
             continue
         path, command = resolve(words)
         known = option_names(command, hidden=True) | {"-h", "--help"}
-        for word in words[len(path):]:
+        for word in words[len(path) :]:
             flag = word.strip("[]").split("=")[0]
             if flag.startswith("-") and flag != "-":
                 assert flag in known, f"{page.name}: jp-migrate {' '.join(words)}: no {flag}"
@@ -124,8 +129,10 @@ def slug(heading: str) -> str:
 
 
 def anchors(page: Path) -> set[str]:
-    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
-    return {slug(h) for h in re.findall(r"^#{1,6} (.+)$", text, flags=re.M)}
+    text = re.sub(
+        r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.MULTILINE | re.DOTALL
+    )
+    return {slug(h) for h in re.findall(r"^#{1,6} (.+)$", text, flags=re.MULTILINE)}
 
 
 @pytest.mark.parametrize("page", markdown_files(), ids=lambda p: str(p.relative_to(REPO)))
@@ -151,4 +158,4 @@ def test_the_readme_is_a_newcomers_page() -> None:
 def test_every_docs_page_is_in_the_nav() -> None:
     nav = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
     for page in DOCS.glob("*.md"):
-        assert re.search(rf":\s+{re.escape(page.name)}\s*$", nav, flags=re.M), page.name
+        assert re.search(rf":\s+{re.escape(page.name)}\s*$", nav, flags=re.MULTILINE), page.name
