@@ -89,8 +89,9 @@ def tools(
     reports: tuple[str, ...],
     quiet: bool,
 ) -> int:
-    """Rewrite Python tools under PATH... (default: .) that print a legacy Outcome.
+    """Rewrite the Python tools under PATH... (default: .) that print a legacy Outcome.
 
+    They then print RFD 058 content blocks that say the same.
     Files and directories (.gitignore honoured). Every site is printed as
     `path:line:col: rule-id: reason`; a file with an unhandled site is left as
     it is. `# jp-migrate: skip` on a line skips that site, in the file's first

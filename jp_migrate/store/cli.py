@@ -232,7 +232,8 @@ def _finish(
     type=click.Choice(["auto", "base64", "plain"]),
     default="auto",
     show_default=True,
-    help="Encoding of written payloads; auto mirrors each event's source.",
+    help="How migrated text is stored: base64 (as JP writes it), plain, or auto (as each "
+    "original event stored it).",
 )
 @click.option(
     "--no-backup", is_flag=True, help="Do not keep the original files under .jp-migrate/."
@@ -268,7 +269,10 @@ def conversations(
     timings: bool,
     quiet: bool,
 ) -> int:
-    """Migrate the legacy tool responses in the conversation stores under PATH... (default: .).
+    """Migrate the legacy tool responses stored in the conversations under PATH... (default: .).
+
+    Each legacy response (an Outcome) becomes RFD 058 content blocks, saying
+    exactly what it said before.
 
     PATH is a workspace (with .jp/; JP's user-local storage of it included), a
     storage root (the directory holding conversations/, or conversations/
