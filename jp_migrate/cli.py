@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "jp_migrate.bridge.cli:verify",
         "Run cases before and after migration and compare them.",
     ),
+    "adapt": ("jp_migrate.adapt.cli:adapt", "Run legacy tools behind an RFD 058 adapter."),
     "check": ("jp_migrate.ci.cli:check", "Dry-run stores and tool sources together, for CI."),
 }
 
