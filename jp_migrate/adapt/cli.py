@@ -19,14 +19,20 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) ->
     context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
 )
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
-@click.option("--name", help="The tool's name, for failure texts (default: CMD's file name).")
+@click.option(
+    "--name", metavar="NAME", help="The tool's name, for failure texts (default: CMD's file name)."
+)
 @click.option(
     "--provenance",
     is_flag=True,
     help="Add input/output sha256, the adapter and the rule applied under _meta.",
 )
 @click.option(
-    "--timeout", type=float, callback=_seconds, help="Kill the tool after this many seconds."
+    "--timeout",
+    type=float,
+    callback=_seconds,
+    metavar="S",
+    help="Kill the tool (its process group) after S seconds.",
 )
 @click.option(
     "--mcp", "mcp", is_flag=True, help="Serve MCP over stdio in front of a D31 --jp server."
