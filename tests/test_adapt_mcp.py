@@ -232,3 +232,22 @@ def test_a_server_that_cannot_start_is_one_line(tmp_path: Path) -> None:
         errors = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
         assert len(errors) == 1 and "did not start" in errors[0], done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_a_form_fields_default_is_the_questions_not_its_schemas() -> None:
+    """A form field's default is pulled out of the answer's schema into the question's own
+    `default`, as a question block has it: a legacy question with a default and the form it
+    becomes compare equal (the bridge's normalization, SPEC §5)."""
+    from jp_migrate.adapt.outcome_result import Question
+    from jp_migrate.bridge.mcp_client import _form_questions
+
+    question = Question("style", "Which style?", {"type": "string", "enum": ["a", "b"]}, None, "a")
+    form = types.ElicitRequestFormParams(message=question.text, requested_schema=question.form())
+    (normalized,), _, optional = _form_questions({"style": types.ElicitRequest(params=form)})
+    assert normalized.model_dump(by_alias=True) == {
+        "id": "style",
+        "text": "Which style?",
+        "schema": {"type": "string", "enum": ["a", "b"]},
+        "default": "a",
+    }
+    assert optional == frozenset()

@@ -160,3 +160,42 @@ def test_the_example_mcp_server_behind_adapt_mcp(tmp_path: Path) -> None:
     # Both of D31's error kinds met their named difference (the adapter did convert them).
     assert ("mcp_divide_jp", "expected", "error-text-is-message") in seen
     assert ("mcp_service_status_jp", "expected", "transient-error-in-meta") in seen
+
+
+def test_questions_answered_through_elicitation(tmp_path: Path) -> None:
+    """No answers given up front: each question of the D31 server reaches the new host as an
+    elicitation through the adapter, is answered (its default), and the answers go back to
+    the server on its re-calls; the legacy host's reading of the same server agrees."""
+    original = tmp_path / "original"
+    (original / ".jp" / "mcp" / "tools").mkdir(parents=True)
+    shutil.copy(DATA / "d31_server.py", original / "d31_server.py")
+    (original / ".jp" / "config.toml").write_text(
+        '[providers.mcp.d31]\ntype = "stdio"\ncommand = "python3"\narguments = ["d31_server.py"]\n'
+    )
+    (original / ".jp" / "mcp" / "tools" / "rename.toml").write_text(
+        '[conversation.tools.rename]\nsource = "mcp.d31.rename"\n'
+    )
+    adapted = tmp_path / "adapted"
+    shutil.copytree(original, adapted)
+    assert adapt_config(adapted, "--server", "d31").returncode == 0
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(
+        '{"name": "both asked", "arguments": {"path": "a.txt"}}\n'
+        '{"name": "style given, confirmation asked", "arguments": {"path": "a.txt"},'
+        ' "answers": {"style": "kebab"}}\n'
+        '{"name": "declined up front", "arguments": {"path": "a.txt"},'
+        ' "answers": {"style": "kebab", "confirm": false}}\n'
+    )
+    report = verify(original, adapted, "rename", cases, tmp_path / "report.json")
+    assert verdicts(report) == {
+        "both asked": ("match", []),
+        "style given, confirmation asked": ("match", []),
+        "declined up front": ("match", []),
+    }
+    texts = [case["candidate"]["text"] for case in report["verify"]]
+    assert texts == ["renamed a.txt (snake)", "renamed a.txt (kebab)", "kept a.txt"]
+    # The candidate asked through the adapter: its normalized rounds are MCP input_required.
+    direct = run_cli(
+        "bridge", "run", "rename", "-w", str(adapted), "--args", '{"path": "b.txt"}', "--json"
+    )
+    assert json.loads(direct.stdout)["text"] == "renamed b.txt (snake)", direct.stderr
