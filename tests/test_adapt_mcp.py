@@ -251,3 +251,28 @@ def test_a_form_fields_default_is_the_questions_not_its_schemas() -> None:
         "default": "a",
     }
     assert optional == frozenset()
+
+
+def test_resources_and_prompts_pass_through() -> None:
+    script = str(Path(__file__).parent / "data" / "adapt" / "d31_server.py")
+
+    async def observe(command: list[str]) -> list[Any]:
+        params = StdioServerParameters(command=command[0], args=command[1:])
+        async with Client(stdio_client(params), cache=None) as client:
+            s = client.session
+            seen = [
+                await s.list_resources(),
+                await s.list_resource_templates(),
+                await s.read_resource("notes://readme"),
+                await s.read_resource("notes://todo"),
+                await s.list_prompts(),
+                await s.get_prompt("review", {"path": "a.py"}),
+            ]
+            dumped = [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in seen]
+            return [{k: v for k, v in r.items() if k != "_meta"} for r in dumped]
+
+    direct = anyio.run(observe, [PY, script])
+    through = anyio.run(observe, [*ADAPT, PY, script])
+    assert through == direct
+    assert direct[2]["contents"][0]["text"] == "# Notes\n\nZoë's notes 🌱\n"
+    assert direct[5]["messages"][0]["content"]["text"] == "Please review a.py."

@@ -1,6 +1,8 @@
 """An RFD D31 `--jp` MCP server written for the adapter tests: a tool that asks two
 questions in turn, each with a default, so a host with no answers given up front
-answers them one elicitation at a time (`tests/test_adapt_verify.py`)."""
+answers them one elicitation at a time (`tests/test_adapt_verify.py`); and a
+resource, a resource template and a prompt, which `adapt --mcp` passes through
+(`tests/test_adapt_mcp.py`)."""
 
 from __future__ import annotations
 
@@ -41,6 +43,24 @@ def rename(path: str, ctx: Context) -> CallToolResult:
     if answers["confirm"] is not True:
         return _outcome({"type": "success", "content": f"kept {path}"})
     return _outcome({"type": "success", "content": f"renamed {path} ({style})"})
+
+
+@server.resource("notes://readme", mime_type="text/markdown")
+def readme() -> str:
+    """The workspace's read-me."""
+    return "# Notes\n\nZoë's notes 🌱\n"
+
+
+@server.resource("notes://{name}")
+def note(name: str) -> str:
+    """One note by name."""
+    return f"note {name}"
+
+
+@server.prompt()
+def review(path: str) -> str:
+    """Ask for a review of a file."""
+    return f"Please review {path}."
 
 
 if __name__ == "__main__":
