@@ -248,3 +248,16 @@ def test_a_symlinked_config_is_written_through(ws: Path, tmp_path: Path) -> None
     link.symlink_to(real)
     assert adapt(ws, "--tool", "word_count")[0] == 0
     assert link.is_symlink() and " adapt --name " in real.read_text()
+
+
+def test_undo_unmigratable_undoes_exactly_what_unmigratable_did(ws: Path) -> None:
+    tools = ws / ".jp" / "mcp" / "tools"
+    (tools / "shell.toml").write_text('[conversation.tools.shell]\ncommand = "sh tool.sh"\n')
+    before = snapshot(ws)
+    assert adapt(ws, "--unmigratable")[0] == 0
+    assert adapt(ws, "--tool", "word_count")[0] == 0  # a migratable tool, adapted by name
+    code, out, _ = adapt(ws, "--undo", "--unmigratable")
+    assert code == 0
+    assert out.splitlines() == [".jp/mcp/tools/shell.toml: tool 'shell': restored"]
+    assert adapt(ws, "--undo", "--tool", "word_count")[0] == 0
+    assert snapshot(ws) == before

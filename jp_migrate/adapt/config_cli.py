@@ -30,8 +30,13 @@ def _say(text: str, *, err: bool = False) -> None:
     stream.write(line(text) + "\n")
 
 
-def _unmigratable(root: Path) -> list[Target]:
+def _unmigratable(root: Path, files: Sequence[Path], undo: bool) -> list[Target]:
+    """The local tools the codemod cannot migrate, each named with why. A tool already
+    behind the adapter is judged by the command it replaced (so `--undo` undoes exactly
+    what `--unmigratable` did)."""
+    from jp_migrate.adapt.configs import original_command
     from jp_migrate.adapt.unmigratable import why_unmigratable
+    from jp_migrate.bridge.command import parse_command
     from jp_migrate.bridge.config import load_workspace
 
     ws = load_workspace(root)
@@ -41,12 +46,15 @@ def _unmigratable(root: Path) -> list[Target]:
         source = raw.get("source", "local")
         if "command" not in raw or not (source == "local" or str(source).startswith("local.")):
             continue
-        config = ws.tool(name)
-        assert config.command is not None
-        reason = why_unmigratable(config.command, root)
+        target = Target("tool", name)
+        was = original_command(files, target)
+        command = parse_command(was) if was is not None else ws.tool(name).command
+        assert command is not None
+        reason = why_unmigratable(command, root)
         if reason is not None:
-            _say(f"tool {name!r}: needs the adapter: {reason}")
-            chosen.append(Target("tool", name))
+            if not undo:
+                _say(f"tool {name!r}: needs the adapter: {reason}")
+            chosen.append(target)
     return chosen
 
 
@@ -100,7 +108,7 @@ def run_config(
         targets = [Target("tool", name) for name in tools]
         targets += [Target("server", name) for name in servers]
         if unmigratable:
-            targets += [t for t in _unmigratable(root) if t not in targets]
+            targets += [t for t in _unmigratable(root, files, undo) if t not in targets]
         if not targets:
             if unmigratable:
                 _say("no tool needs the adapter")

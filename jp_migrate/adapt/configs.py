@@ -146,6 +146,20 @@ def tool_names(files: Sequence[Path]) -> dict[str, Path]:
     return names
 
 
+def original_command(files: Sequence[Path], target: Target) -> Any | None:
+    """The `command` the adapter replaced for a tool it adapted (from its marker), else None."""
+    path = defining_file(files, target)
+    if path is None:
+        return None
+    try:
+        doc = tomlkit.parse(path.read_text(encoding="utf-8"))
+        marker = _marker(_toml_table(doc, target).item("command"))
+        was = marker.get("was") if marker is not None else None
+        return _value(was).unwrap() if isinstance(was, str) else None
+    except Exception:  # noqa: BLE001 - a marker that does not read back names no command
+        return None
+
+
 # ── the edit of one value ──
 
 
