@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -276,3 +277,44 @@ def test_resources_and_prompts_pass_through() -> None:
     assert through == direct
     assert direct[2]["contents"][0]["text"] == "# Notes\n\nZoë's notes 🌱\n"
     assert direct[5]["messages"][0]["content"]["text"] == "Please review a.py."
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_ends_the_session_and_the_server(tmp_path: Path, signum: int) -> None:
+    """The client still connected (stdin open): the adapter passes the signal on to the
+    server's group, and exits; neither is left behind."""
+    import subprocess
+
+    started = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [*ADAPT, PY, SERVER, "--jp", "--log-start", str(started)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (started.exists() and started.read_text().strip()):
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        server = int(started.read_text().split()[0])
+        time.sleep(1.0)  # past the start: the adapter is serving
+        proc.send_signal(signum)
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 128 + signum
+    assert b"Traceback" not in stderr
+    deadline = time.monotonic() + 10
+    while _running(server):
+        assert time.monotonic() < deadline, "the server outlived the adapter"
+        time.sleep(0.05)
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -6,8 +6,10 @@ See `adapt.mcp` for what passes through and what is converted.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from typing import IO, Any
@@ -31,8 +33,10 @@ from jp_migrate.adapt.mcp import (
     say,
 )
 from jp_migrate.adapt.outcome_result import Question, convert
+from jp_migrate.bridge.groups import spawned_by
 
 INPUT_REQUIRED_VERSION = "2026-07-28"  # from here on, elicitation rides an input_required result
+STOP_SECONDS = 0.5  # after a signal, how long the server has to exit before its group is killed
 # Keys of a request's `_meta` that belong to this hop, not to the server behind it.
 _HOP_KEYS = ("progressToken", "progress_token")
 
@@ -100,15 +104,38 @@ class Front:
             self.client = client
             try:
                 server = self._server(client)
-                async with stdio_server() as (read, write):
-                    options = server.create_initialization_options(NotificationOptions())
-                    await server.run(read, write, options)
+                async with anyio.create_task_group() as tasks:
+                    tasks.start_soon(self._on_signals, threading.get_native_id())
+                    async with stdio_server() as (read, write):
+                        options = server.create_initialization_options(NotificationOptions())
+                        await server.run(read, write, options)
+                    tasks.cancel_scope.cancel()  # the client went: stop watching for signals
             finally:
                 self.client = None
                 # A dead server has nothing left to close: its end was said at the call.
                 with anyio.CancelScope(shield=True), suppress(Exception):
                     await client.__aexit__(None, None, None)
                 self._pass_stderr()
+
+    async def _on_signals(self, thread: int) -> None:
+        """SIGTERM, SIGINT or SIGHUP ends the session at once: the signal is passed on to the
+        server's process group (killed after STOP_SECONDS), then the adapter exits. Not by
+        cancelling the session: the thread reading our stdin would keep it (and its host)
+        waiting until the client closes it."""
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
+            async for signum in signals:
+                # Shielded: the server going away ends the session, which must not end this.
+                with anyio.CancelScope(shield=True):
+                    groups = spawned_by(thread)  # the server: the SDK starts it from this thread
+                    for group in groups:
+                        with suppress(ProcessLookupError, PermissionError):
+                            os.killpg(group.id, signum)
+                    await anyio.sleep(STOP_SECONDS)
+                    for group in groups:
+                        group.kill()
+                    self._pass_stderr()
+                    sys.stderr.flush()
+                    os._exit(128 + signum)
 
     def _server(self, client: Client) -> Server[Any]:
         """A server offering what the D31 server offers, each request passed on to it."""
