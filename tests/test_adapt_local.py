@@ -414,3 +414,19 @@ def test_a_raw_failure_is_the_named_expected_difference() -> None:
         ToolRun("t", done.stdout.decode().replace("execution failed", "failed"), "", 2)
     ).outcome
     assert compare(control, other).verdict == "mismatch"
+
+
+def test_an_envelope_that_cannot_be_written_is_one_line() -> None:
+    """stdout on a full device: one line and exit 2, not a traceback."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [PY, "-m", "jp_migrate", "adapt", "--", *printing("x" * 100)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert _one_error_line(done.stderr).startswith("error: cannot write the envelope")

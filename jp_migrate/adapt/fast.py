@@ -47,7 +47,17 @@ def main(args: Sequence[str]) -> int | None:
     parsed = parse(args)
     if parsed is None:
         return None
+    import sys
+
     from jp_migrate.adapt.local import adapt_local
 
     command = parsed.pop("command")
-    return adapt_local(command, **parsed)
+    try:
+        return adapt_local(command, **parsed)
+    except BrokenPipeError:  # the host stopped reading: nothing left to tell it
+        return 1
+    except OSError as exc:  # the envelope could not be written (a full disk, a closed stdout)
+        sys.stderr.write(f"error: cannot write the envelope: {exc.strerror or exc}\n")
+        return 2
+    except KeyboardInterrupt:  # before the tool ran or after it ended: nothing to pass on
+        return 130
