@@ -1,5 +1,5 @@
-#!/bin/sh
-# A legacy JP tool in POSIX shell: prints an Outcome (SPEC §1) per action.
+#!/usr/bin/env bash
+# A legacy JP tool in bash: prints an Outcome (SPEC §1) per action.
 action="$1"
 answer="$2"
 picked="$3"
