@@ -430,3 +430,14 @@ def test_an_envelope_that_cannot_be_written_is_one_line() -> None:
         )
     assert done.returncode == 2
     assert _one_error_line(done.stderr).startswith("error: cannot write the envelope")
+
+
+def test_a_tool_that_closes_its_output_before_it_exits_is_waited_for() -> None:
+    """As a host waits for both: the output's end is not the tool's end (its status counts)."""
+    program = (
+        'import os, sys, time; print(\'{"type": "success", "content": "x"}\');'
+        " sys.stdout.flush(); os.close(1); os.close(2); time.sleep(0.5); os._exit(4)"
+    )
+    done = adapt("--", PY, "-c", program)
+    assert done.returncode == 4
+    assert load_json(done.stdout) == {"content": [{"type": "text", "text": "x"}]}

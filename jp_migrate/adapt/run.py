@@ -28,6 +28,7 @@ FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2")
 POLL_SECONDS = 0.2  # how often a wait looks at the tool, its deadline and the signals received
 # After a forwarded signal, how long the tool has to end before its group is killed.
 GRACE_SECONDS = 5.0
+EXIT_POLL_SECONDS = 0.005  # how often a tool whose output has closed is looked at
 # How long a killed group's output is still read (a child that left it may hold it).
 DRAIN_SECONDS = 1.0
 
@@ -136,7 +137,8 @@ def _exited(pid: int) -> bool:
 def _collect(
     pid: int, out_r: int, err_r: int, received: list[int], timeout: float | None
 ) -> tuple[bytes, bytes, bool]:
-    """Both pipes read to their end, and whether the timeout ended the run.
+    """Both pipes read to their end and the tool exited (as a host waits for both), and
+    whether the timeout ended the run.
 
     The group is killed when the tool has exited but something it started still
     holds its output open, when `timeout` passes, or GRACE_SECONDS after a
@@ -149,31 +151,33 @@ def _collect(
     for fd in chunks:
         poller.register(fd, select.POLLIN)
     open_fds = set(chunks)
-    now = time.monotonic()
-    deadline = None if timeout is None else now + timeout
+    deadline = None if timeout is None else time.monotonic() + timeout
     drain_until: float | None = None
     signalled: float | None = None
     timed_out = False
-    while open_fds:
-        for fd, _event in poller.poll(POLL_SECONDS * 1000):
+    while True:
+        # With its output closed, the tool is waited for in short steps (it is exiting).
+        wait = POLL_SECONDS if open_fds else EXIT_POLL_SECONDS
+        for fd, _event in poller.poll(wait * 1000):
             data = os.read(fd, 65536)
             if data:
                 chunks[fd].append(data)
             else:
                 poller.unregister(fd)
                 open_fds.discard(fd)
-        if not open_fds:
+        exited = _exited(pid)
+        if exited and not open_fds:
             break
         now = time.monotonic()
         if drain_until is not None:
-            if now >= drain_until:
+            if now >= drain_until or not open_fds:
                 break
             continue
         if received and signalled is None:
             signalled = now
         timed_out = deadline is not None and now >= deadline
         late = signalled is not None and now - signalled >= GRACE_SECONDS
-        if timed_out or late or _exited(pid):
+        if timed_out or late or (exited and open_fds):
             _kill_group(pid)
             drain_until = now + DRAIN_SECONDS
     return b"".join(chunks[out_r]), b"".join(chunks[err_r]), timed_out
