@@ -18,8 +18,7 @@ TESTS = Path(__file__).resolve().parent
 EVERYTHING_VERSION = "2026.8.31"  # @modelcontextprotocol/server-everything, as .ci/run installs it
 EVERYTHING = TESTS / ".npm" / "node_modules" / "@modelcontextprotocol" / "server-everything"
 INSTALL = (
-    "npm install --prefix tests/.npm "
-    f"@modelcontextprotocol/server-everything@{EVERYTHING_VERSION}"
+    f"npm install --prefix tests/.npm @modelcontextprotocol/server-everything@{EVERYTHING_VERSION}"
 )
 
 

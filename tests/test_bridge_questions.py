@@ -118,7 +118,7 @@ def test_anything_else_is_answered_in_the_editor(monkeypatch: pytest.MonkeyPatch
 def test_an_optional_field_asked_again_is_offered_to_leave_out_again() -> None:
     """A form that asks its optional field again (a two-step form reusing the name): the
     terminal's "answer it?" comes first again; it had gone straight to the field."""
-    from jp_migrate.bridge.mcp_client import OMITTED, FormAnswers
+    from jp_migrate.bridge.questions import OMITTED, FormAnswers
 
     nick = {"id": "nick", "text": "Nickname?", "schema": {"type": "string"}, "default": None}
     calls: list[tuple[str, str]] = []

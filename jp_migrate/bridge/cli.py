@@ -167,6 +167,7 @@ def run(
             if plain is not None:
                 click.echo(json.dumps(plain, indent=2, ensure_ascii=False))
                 return 1 if plain["is_error"] else 0
+        from jp_migrate.bridge.progress import progress_bar
         from jp_migrate.bridge.questions import (
             AnswerSource,
             is_interactive,
@@ -176,14 +177,20 @@ def run(
 
         terminal = is_interactive() and not no_input
         asker = terminal_asker if terminal else None
-        resolution = run_target(
-            target,
-            inputs,
-            mode=protocol,
-            source=AnswerSource(inputs.answers, asker, terminal_wants if terminal else None),
-            timeout=timeout,  # type: ignore[arg-type]
-            first=first,
-        )
+        bar = progress_bar(target.name) if target.is_mcp else None
+        try:
+            resolution = run_target(
+                target,
+                inputs,
+                mode=protocol,
+                source=AnswerSource(inputs.answers, asker, terminal_wants if terminal else None),
+                timeout=timeout,  # type: ignore[arg-type]
+                first=first,
+                progress=bar,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
     except BridgeError as exc:
         return _fail(exc)
     from jp_migrate.contract.parse import dump
