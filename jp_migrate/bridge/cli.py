@@ -206,6 +206,44 @@ def run(
     return 1 if outcome.is_error else 0
 
 
+@bridge.command("import")
+@click.option("--mcp", "server", required=True, metavar="SERVER", help="The configured MCP server.")
+@click.option("--tool", metavar="NAME", help="Import this tool only (default: every tool).")
+@click.option("--force", is_flag=True, help="Overwrite a tool config that exists.")
+@click.option(
+    "--workspace",
+    "-w",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The workspace whose .jp/config.toml configures [providers.mcp.SERVER].",
+)
+@_TIMEOUT
+def import_(
+    server: str, tool: str | None, force: bool, workspace: Path, timeout: float | None
+) -> int:
+    """Write .jp/mcp/tools/<tool>.toml for the tools of MCP server SERVER (RFD D08).
+
+    Each file names the tool as `mcp.SERVER.<tool>`, with the summary and
+    description of the tool's definition and parameters from its input schema.
+    An existing file is left as it is unless --force.
+
+    Exit 0 every file written, 2 one was not (or the server could not be asked).
+    """
+    from jp_migrate.bridge.importer import import_tools
+
+    try:
+        results = import_tools(workspace, server, tool=tool, force=force, timeout=timeout)
+    except BridgeError as exc:
+        return _fail(exc)
+    for result in results:
+        if result.error:
+            click.echo(f"error: {line(f'{result.path}: {result.error}')}", err=True)
+        else:
+            click.echo(line(f"wrote {result.path}"))
+    return 2 if any(r.error for r in results) else 0
+
+
 @click.command()
 @click.option(
     "--before", metavar="TEMPLATE", help="Control: a command template (the tool before migration)."
