@@ -230,9 +230,16 @@ def test_a_call_that_outlives_its_timeout(tmp_path: Path) -> None:
     assert live_processes(marker) == []
 
 
-def test_a_json_rpc_error(tmp_path: Path) -> None:
-    """The URL-elicitation-required error path (-32042) is a JSON-RPC error."""
+def test_a_json_rpc_error_asking_for_a_url_first(tmp_path: Path) -> None:
+    """The URL-elicitation-required error (JSON-RPC -32042) names URLs to open first: each
+    is a yes/no question; "yes" and the call is made again, "no" ends the run in one line
+    (it had ended every such call as "failed ... (-32042)")."""
     ws = everything_workspace(tmp_path, "trigger-url-elicitation")
     args = json.dumps({"url": "https://example.com/x", "errorPath": True})
-    rc, _, err = bridge(ws, "trigger-url-elicitation", "--args", args)
-    _one_line(rc, err, "failed", "(-32042)")
+    tool = "trigger-url-elicitation"
+    rc, out, err = bridge(ws, tool, "--args", args, "--answers", '{"url": true}')
+    assert rc == 0 and "completed the URL elicitation flow" in out["text"], err
+    rc, _, err = bridge(ws, tool, "--args", args, "--answers", '{"url": false}')
+    _one_line(rc, err, "needs the URL elicitation 'url' completed first, and it was declined")
+    rc, _, err = bridge(ws, tool, "--args", args, "--no-input")
+    _one_line(rc, err, "question 'url' (", "Open https://modelcontextprotocol.io", "no answer")

@@ -65,10 +65,12 @@ def jp_meta(context: Mapping[str, Any]) -> dict[str, Any] | None:
 
 @dataclass
 class Pending:
-    """An open `input_required` round: its forms, and the state to echo."""
+    """An open `input_required` round: its forms, and the state to echo. `resend`: the
+    URL elicitations of a -32042 error, after which the call is simply made again."""
 
     forms: Forms
     request_state: str | None
+    resend: bool = False
 
     @property
     def questions(self) -> list[NormalizedQuestion]:
@@ -154,6 +156,27 @@ def _one_line(exc: BaseException) -> str:
         return f"the server sent an invalid {exc.title}: {where}: {first['msg']}{more}"
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _url_elicitations(exc: BaseException) -> Forms | None:
+    """The URL elicitations a -32042 error (URL elicitation required) asks for, as forms
+    (`url`, `url2`, …); None for any other error."""
+    from mcp import MCPError
+    from mcp_types import URL_ELICITATION_REQUIRED, ElicitRequestURLParams
+    from pydantic import ValidationError
+
+    exc = _error_text(exc)
+    if not isinstance(exc, MCPError) or exc.code != URL_ELICITATION_REQUIRED:
+        return None
+    data = exc.data if isinstance(exc.data, Mapping) else {}
+    items = data.get("elicitations")
+    if not isinstance(items, list) or not items:
+        return None
+    try:
+        params = [ElicitRequestURLParams.model_validate(item) for item in items]
+    except ValidationError:
+        return None
+    return Forms.of({("url" if n == 1 else f"url{n}"): p for n, p in enumerate(params, 1)})
 
 
 class McpSession:
@@ -537,7 +560,21 @@ class McpSession:
             raise BridgeError(f"has no tool {name!r} (it offers: {offered})", source=self.label)
         responses: dict[str, Any] | None = None
         state: str | None = None
-        if pending is not None:
+        if pending is not None and pending.resend:
+            declined = [
+                f.key
+                for f, r in zip(
+                    pending.forms.forms, pending.forms.replies(answers or {}).values(), strict=True
+                )
+                if r.action != "accept"
+            ]
+            if declined:
+                raise BridgeError(
+                    f"tools/call {name!r} needs the URL elicitation {declined[0]!r} "
+                    "completed first, and it was declined",
+                    source=self.label,
+                )
+        elif pending is not None:
             responses = pending.forms.replies(answers or {})
             state = pending.request_state
 
@@ -563,6 +600,10 @@ class McpSession:
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001
+            required = self.rfd058 and _url_elicitations(exc)
+            if required:  # -32042: open these URLs, then call again
+                pending = Pending(required, None, resend=True)
+                return CallResult(None, pending, self.stderr(start), warnings=list(self._notes))
             raise self._fail(exc, f"tools/call {name!r}") from None
         if isinstance(result, InputRequiredResult):
             forms = Forms.of(dict(result.input_requests or {}))
