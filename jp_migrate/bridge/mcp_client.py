@@ -20,7 +20,7 @@ import threading
 import time
 import weakref
 from collections.abc import Mapping
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from contextlib import ExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,6 +156,18 @@ def _one_line(exc: BaseException) -> str:
         return f"the server sent an invalid {exc.title}: {where}: {first['msg']}{more}"
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _cancel() -> Any:
+    from mcp_types import ElicitResult
+
+    return ElicitResult(action="cancel")
+
+
+def _settle(reply: Future[Any], value: Any) -> None:
+    """Answer the server's waiting request, unless it is gone (the call was cancelled)."""
+    with suppress(InvalidStateError):
+        reply.set_result(value)
 
 
 def _url_elicitations(exc: BaseException) -> Forms | None:
@@ -460,14 +472,14 @@ class McpSession:
                     raise refused or BridgeError(
                         "the server asked a question outside a tool call", source=self.label
                     )
-                reply.set_result(elicit(form))
+                _settle(reply, elicit(form))
             except BridgeError as exc:
-                from mcp_types import ElicitResult
-
                 refused = refused or exc
-                reply.set_result(ElicitResult(action="cancel"))
-            except BaseException as exc:
-                reply.set_exception(exc)
+                _settle(reply, _cancel())
+            except BaseException:
+                # Ctrl-C at the prompt: the server hears "cancel" (a KeyboardInterrupt must
+                # not reach the event loop); the caller's exit then aborts the session.
+                _settle(reply, _cancel())
                 raise
         result = future.result()
         if refused is not None:
