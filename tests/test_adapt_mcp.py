@@ -240,11 +240,12 @@ def test_a_form_fields_default_is_the_questions_not_its_schemas() -> None:
     `default`, as a question block has it: a legacy question with a default and the form it
     becomes compare equal (the bridge's normalization, SPEC §5)."""
     from jp_migrate.adapt.outcome_result import Question
-    from jp_migrate.bridge.mcp_client import _form_questions
+    from jp_migrate.bridge.forms import form_of
 
     question = Question("style", "Which style?", {"type": "string", "enum": ["a", "b"]}, None, "a")
     form = types.ElicitRequestFormParams(message=question.text, requested_schema=question.form())
-    (normalized,), _, optional = _form_questions({"style": types.ElicitRequest(params=form)})
+    parsed = form_of("style", types.ElicitRequest(params=form), set())
+    (normalized,), optional = parsed.questions, parsed.optional
     assert normalized.model_dump(by_alias=True) == {
         "id": "style",
         "text": "Which style?",

@@ -176,6 +176,7 @@ def run(
             if plain is not None:
                 click.echo(json.dumps(plain, indent=2, ensure_ascii=False))
                 return 1 if plain["is_error"] else 0
+        from jp_migrate.bridge.progress import progress_bar
         from jp_migrate.bridge.questions import (
             AnswerSource,
             is_interactive,
@@ -185,14 +186,20 @@ def run(
 
         terminal = is_interactive() and not no_input
         asker = terminal_asker if terminal else None
-        resolution = run_target(
-            target,
-            inputs,
-            mode=protocol,
-            source=AnswerSource(inputs.answers, asker, terminal_wants if terminal else None),
-            timeout=timeout,  # type: ignore[arg-type]
-            first=first,
-        )
+        bar = progress_bar(target.name) if target.is_mcp else None
+        try:
+            resolution = run_target(
+                target,
+                inputs,
+                mode=protocol,
+                source=AnswerSource(inputs.answers, asker, terminal_wants if terminal else None),
+                timeout=timeout,  # type: ignore[arg-type]
+                first=first,
+                progress=bar,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
     except BridgeError as exc:
         return _fail(exc)
     from jp_migrate.contract.parse import dump
@@ -206,6 +213,44 @@ def run(
 
         outcome_panel(target.name, outcome, resolution.answers)
     return 1 if outcome.is_error else 0
+
+
+@bridge.command("import")
+@click.option("--mcp", "server", required=True, metavar="SERVER", help="The configured MCP server.")
+@click.option("--tool", metavar="NAME", help="Import this tool only (default: every tool).")
+@click.option("--force", is_flag=True, help="Overwrite a tool config that exists.")
+@click.option(
+    "--workspace",
+    "-w",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The workspace whose .jp/config.toml configures [providers.mcp.SERVER].",
+)
+@_TIMEOUT
+def import_(
+    server: str, tool: str | None, force: bool, workspace: Path, timeout: float | None
+) -> int:
+    """Write .jp/mcp/tools/<tool>.toml for the tools of MCP server SERVER (RFD D08).
+
+    Each file names the tool as `mcp.SERVER.<tool>`, with the summary and
+    description of the tool's definition and parameters from its input schema.
+    An existing file is left as it is unless --force.
+
+    Exit 0 every file written, 2 one was not (or the server could not be asked).
+    """
+    from jp_migrate.bridge.importer import import_tools
+
+    try:
+        results = import_tools(workspace, server, tool=tool, force=force, timeout=timeout)
+    except BridgeError as exc:
+        return _fail(exc)
+    for result in results:
+        if result.error:
+            click.echo(f"error: {line(f'{result.path}: {result.error}')}", err=True)
+        else:
+            click.echo(line(f"wrote {result.path}"))
+    return 2 if any(r.error for r in results) else 0
 
 
 @click.command()
