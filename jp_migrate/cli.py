@@ -50,6 +50,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "jp_migrate.ci.cli:check",
         "For CI: what migrating the stores and tools would change (writes nothing).",
     ),
+    "adapt": (
+        "jp_migrate.adapt.cli:adapt",
+        "Keep a legacy tool working under RFD 058: wrap its output, or edit its config.",
+    ),
 }
 
 

@@ -117,6 +117,8 @@ def test_every_command_shown_uses_options_that_exist(page: Path) -> None:
         path, command = resolve(words)
         known = option_names(command, hidden=True) | {"-h", "--help"}
         for word in words[len(path) :]:
+            if word == "--":  # what follows is the wrapped command's own arguments
+                break
             flag = word.strip("[]").split("=")[0]
             if flag.startswith("-") and flag != "-":
                 assert flag in known, f"{page.name}: jp-migrate {' '.join(words)}: no {flag}"

@@ -156,12 +156,15 @@ def _form_questions(
             text = (
                 params.message if len(properties) == 1 or not label else f"{params.message} {label}"
             )
+            # The default is the question's own field (as a question block has it), not the
+            # answer's schema: a legacy question with a default compares equal to its form.
+            answer_schema = {k: v for k, v in prop_schema.items() if k != "default"}
             questions.append(
                 NormalizedQuestion.model_validate(
                     {
                         "id": qid,
                         "text": text,
-                        "schema": prop_schema,
+                        "schema": answer_schema,
                         "default": prop_schema.get("default"),
                     }
                 )
