@@ -60,7 +60,10 @@ def test_tools_on_a_file_the_precheck_rules_out_loads_no_heavy_library(
     assert loaded("tools", "tool.py", "--check", cwd=tmp_path) == (0, [])
     result = run_cli("tools", "tool.py", "--check", cwd=tmp_path)
     assert result.returncode == 0
-    assert result.stderr == f"1 file: 0 would be rewritten, 0 with unhandled sites, 0 errors, {expected}\n"
+    assert (
+        result.stderr
+        == f"1 file: 0 would be rewritten, 0 with unhandled sites, 0 errors, {expected}\n"
+    )
 
 
 @pytest.mark.parametrize(

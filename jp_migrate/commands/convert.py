@@ -27,7 +27,7 @@ def _documents(path: Path) -> list[str]:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option("--compact", is_flag=True, help="One line of JSON per document.")
 def convert(paths: tuple[str, ...], compact: bool) -> int:
     """Convert legacy Outcome JSON documents (files, directories of *.json, or -) to envelopes.

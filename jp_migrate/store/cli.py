@@ -320,13 +320,16 @@ def conversations(
     # whether anything would change (unless --dry-run asks for 0).
     check = check or (diff and not dry_run and not verify)
     if not (reports or rule_dirs or rule_ids or shard) and _nothing_under(
-        given_paths(paths), exclude_archived=bool(exclude_archived), user_local=not exclude_user_local
+        given_paths(paths),
+        exclude_archived=bool(exclude_archived),
+        user_local=not exclude_user_local,
     ):
         if not quiet:
             _echo(NOTHING, reports)
         return 0
     from jp_migrate.store.api import StoreOptions, run_stores
     from jp_migrate.store.selection import RuleId
+
     options = StoreOptions(
         dry_run=dry_run,
         check=check,
