@@ -98,3 +98,10 @@ def test_the_quick_verdicts_agree_with_the_codemod_on_the_stdlib() -> None:
             full = migrate_file(path, ToolsOptions(write=False))
             assert (quick.status, quick.message) == (full.status, full.message), path
     assert judged > 10
+
+
+@pytest.mark.parametrize(
+    "command", ["conversations", "rollback", "tools", "check", "verify", "convert", "bridge"]
+)
+def test_a_commands_help_loads_no_heavy_library(tmp_path: Path, command: str) -> None:
+    assert loaded(command, "--help", cwd=tmp_path) == (0, [])
