@@ -11,7 +11,7 @@ import pytest
 from ci_support import legacy_workspace
 from click.testing import CliRunner
 from conftest import REPO, run_cli
-from store_support import legacy_events, snapshot, write_conversation
+from store_support import MESSAGES_ERA, copy_tree, legacy_events, snapshot, write_conversation
 
 from jp_migrate.cli import cli
 
@@ -292,7 +292,12 @@ def test_integrity_summary_names_what_makes_the_exit_code(tmp_path: Path) -> Non
     write_conversation(root, "17000000002-b", "{not json")
     broken = run_cli("conversations", str(root), "--check-integrity")
     assert broken.returncode == 2  # a file that could not be read, not a problem found
-    assert broken.stdout == "checked 2 files: 0 with problems, 1 could not be read\n"
+    assert broken.stdout == "checked 1 of 2 files: 0 with problems, 1 could not be read\n"
+    old = copy_tree(MESSAGES_ERA, tmp_path / "old")  # a real store of JP's pre-2025 layout
+    skipped = run_cli("conversations", str(old), "--check-integrity")
+    assert skipped.returncode == 2
+    assert skipped.stdout == "checked 0 of 1 file: 0 with problems, 1 skipped\n"
+    assert "unsupported layout" in skipped.stderr
 
 
 def test_per_file_lines_and_summaries_in_the_right_number(tmp_path: Path) -> None:

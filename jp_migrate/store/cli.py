@@ -143,13 +143,19 @@ def _nothing_under(paths: list[Path], *, exclude_archived: bool, user_local: boo
 
 
 def _integrity_summary(files: Sequence[StoreFile]) -> str:
-    """What --check-integrity found; errors and skipped files named too (they make exit 2)."""
+    """What --check-integrity found, and what it could not check (that makes exit 2)."""
     if not files:
         return NOTHING
     problems = sum(1 for f in files if f.problems)
     failed = sum(1 for f in files if f.status == "error" and not f.problems)
     skipped = sum(1 for f in files if f.status == "skipped")
-    parts = [f"checked {plural(len(files), 'file')}: {problems} with problems"]
+    checked = len(files) - failed - skipped
+    head = (
+        f"checked {plural(len(files), 'file')}"
+        if checked == len(files)
+        else f"checked {checked} of {plural(len(files), 'file')}"
+    )
+    parts = [f"{head}: {problems} with problems"]
     if failed:
         parts.append(f"{failed} could not be read")
     if skipped:
