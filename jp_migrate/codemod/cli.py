@@ -113,7 +113,7 @@ def tools(
     write = not (check or diff or dry_run)
     from jp_migrate.codemod.quick import triage
 
-    judged, rest = triage(given_paths(paths), exclude)
+    judged, rest = triage(given_paths(paths), exclude, jobs=jobs)
     files: list[ToolFile | QuickFile] = list(judged)
     if rest:  # the files the pre-check could not rule out: the codemod proper
         from jp_migrate.codemod.api import ToolsOptions, migrate_tools

@@ -48,13 +48,17 @@ def _judge(path: Path) -> QuickFile | None:
 
 
 def triage(
-    paths: Sequence[Path], exclude: Sequence[str], exclude_base: Path | None = None
+    paths: Sequence[Path], exclude: Sequence[str], *, jobs: int = 1
 ) -> tuple[list[QuickFile], list[Path]]:
     """The Python files under `paths`: the verdicts of those judged here, and the files
-    left to the codemod (both in path order)."""
+    left to the codemod (both in path order). With `jobs` > 1 every file is left to the
+    codemod, whose workers run the same pre-check in parallel."""
+    found = discover(paths, exclude)
+    if jobs > 1:
+        return [], found
     judged: list[QuickFile] = []
     rest: list[Path] = []
-    for path in discover(paths, exclude, exclude_base):
+    for path in found:
         verdict = _judge(path)
         if verdict is None:
             rest.append(path)
