@@ -90,7 +90,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         (work / "tool.py").write_text(PLAIN_TOOL, encoding="utf-8")
         cases = [
             ("--help", [*script(), "--help"], args.limit),
-            ("conversations --check", [*script(), "conversations", "ws", "--check"], args.command_limit),
+            (
+                "conversations --check",
+                [*script(), "conversations", "ws", "--check"],
+                args.command_limit,
+            ),
             ("tools --check", [*script(), "tools", "tool.py", "--check"], args.command_limit),
         ]
         times = measure([BASELINE, *(command for _, command, _ in cases)], args.runs, work)

@@ -8,7 +8,15 @@ from click.testing import CliRunner
 from jp_migrate.cli import COMMANDS, cli
 
 PAGES = [[], *([name] for name in sorted(COMMANDS)), ["bridge", "run"], ["rules", "list"]]
-INTERNAL = ("SPEC", "§", "control", "candidate", "normalized outcome", "both protocols", "either protocol")
+INTERNAL = (
+    "SPEC",
+    "§",
+    "control",
+    "candidate",
+    "normalized outcome",
+    "both protocols",
+    "either protocol",
+)
 
 
 def page(args: list[str]) -> str:
@@ -28,7 +36,7 @@ def test_the_protocols_are_named_and_explained_once_at_the_top() -> None:
     top = page([])
     assert "A JP tool reports its result in one of two protocols:" in top
     assert 'legacy   an Outcome JSON object: {"type": "success", "content": "…"}' in top
-    assert 'RFD 058  an envelope of content blocks:' in top
+    assert "RFD 058  an envelope of content blocks:" in top
     assert all(len(line) <= 80 for line in top.splitlines())
     mentions = sum(page(args).count("D31") for args in PAGES)
     assert mentions == 1  # the legacy protocol's MCP form, named where it is explained

@@ -60,7 +60,10 @@ def test_tools_on_a_file_the_precheck_rules_out_loads_no_heavy_library(
     assert loaded("tools", "tool.py", "--check", cwd=tmp_path) == (0, [])
     result = run_cli("tools", "tool.py", "--check", cwd=tmp_path)
     assert result.returncode == 0
-    assert result.stderr == f"1 file: 0 would be rewritten, 0 with unhandled sites, 0 errors, {expected}\n"
+    assert (
+        result.stderr
+        == f"1 file: 0 would be rewritten, 0 with unhandled sites, 0 errors, {expected}\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -95,3 +98,47 @@ def test_the_quick_verdicts_agree_with_the_codemod_on_the_stdlib() -> None:
             full = migrate_file(path, ToolsOptions(write=False))
             assert (quick.status, quick.message) == (full.status, full.message), path
     assert judged > 10
+
+
+@pytest.mark.parametrize(
+    "command", ["conversations", "rollback", "tools", "check", "verify", "convert", "bridge"]
+)
+def test_a_commands_help_loads_no_heavy_library(tmp_path: Path, command: str) -> None:
+    assert loaded(command, "--help", cwd=tmp_path) == (0, [])
+
+
+def test_a_tree_gives_the_same_results_through_the_quick_path_as_through_the_codemod(
+    tmp_path: Path,
+) -> None:
+    """Files the pre-check rules out and files it does not, mixed in one tree: the CLI's
+    lines, summary and report are those of the codemod run on every file."""
+    import json
+
+    (tmp_path / "a_plain.py").write_text("x = 1\n")
+    (tmp_path / "b_tool.py").write_text(
+        'import json\nprint(json.dumps({"type": "success", "content": "hello"}))\n'
+    )
+    (tmp_path / "c_skip.py").write_text("# jp-migrate: skip\nprint({'type': 'success'})\n")
+    (tmp_path / "d_broken.py").write_text("def broken(:\n")
+    (tmp_path / "e_plain.py").write_text("import sys\n")
+    result = run_cli("tools", ".", "--check", "--report", "json", cwd=tmp_path)
+    assert result.returncode == 2  # d_broken.py
+    report = json.loads(result.stdout)
+    assert [(f["path"], f["status"]) for f in report["tools"]] == [
+        ("a_plain.py", "unchanged"),
+        ("b_tool.py", "migrated"),
+        ("c_skip.py", "skipped"),
+        ("d_broken.py", "error"),
+        ("e_plain.py", "unchanged"),
+    ]
+    from jp_migrate.codemod.api import ToolsOptions, migrate_tools
+
+    direct = migrate_tools([tmp_path], ToolsOptions(write=False))
+    assert [(Path(f.path).name, f.status, f.message) for f in direct] == [
+        (f["path"], f["status"], f["message"]) for f in report["tools"]
+    ]
+    plain = run_cli("tools", ".", "--check", cwd=tmp_path)
+    assert plain.returncode == 2
+    assert plain.stderr.splitlines()[-1] == (
+        "5 files: 1 would be rewritten, 0 with unhandled sites, 1 error, 1 skipped"
+    )

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 from ci_support import legacy_workspace
 from click.testing import CliRunner
 from conftest import REPO, run_cli
-from store_support import legacy_events, snapshot, write_conversation
+from store_support import MESSAGES_ERA, copy_tree, legacy_events, snapshot, write_conversation
 
 from jp_migrate.cli import cli
 
 COMMANDS = ("conversations", "rollback", "tools", "check", "verify")
-LEGACY_TOOL = (
-    'import json\nprint(json.dumps({"type": "success", "content": "hello"}))\n'
-)
+LEGACY_TOOL = 'import json\nprint(json.dumps({"type": "success", "content": "hello"}))\n'
 
 
 def help_text(command: str) -> str:
@@ -30,7 +28,9 @@ def help_text(command: str) -> str:
 def options_of(command: str) -> dict[str, str]:
     """`--name` → its placeholder ('' for a flag), as `--help` shows them."""
     found: dict[str, str] = {}
-    for match in re.finditer(r"^\s+(?:-\w, )?(--[\w-]+)(?: ([A-Z][\w\[\]=|/.]*))?", help_text(command), re.M):
+    for match in re.finditer(
+        r"^\s+(?:-\w, )?(--[\w-]+)(?: ([A-Z][\w\[\]=|/.]*))?", help_text(command), re.MULTILINE
+    ):
         found[match.group(1)] = match.group(2) or ""
     return found
 
@@ -58,7 +58,10 @@ def test_the_same_option_takes_the_same_placeholder_everywhere() -> None:
     assert set(seen["--jobs"].values()) == {"N"}
     assert seen["--timeout"] == {"verify": "S"}
     assert seen["--cases"] == {"check": "FILE", "verify": "FILE"}
-    assert "--exclude-archived" in seen and set(seen["--exclude-archived"]) == {"conversations", "check"}
+    assert "--exclude-archived" in seen and set(seen["--exclude-archived"]) == {
+        "conversations",
+        "check",
+    }
 
 
 @pytest.mark.parametrize("command", ("conversations", "rollback", "tools", "check"))
@@ -289,7 +292,12 @@ def test_integrity_summary_names_what_makes_the_exit_code(tmp_path: Path) -> Non
     write_conversation(root, "17000000002-b", "{not json")
     broken = run_cli("conversations", str(root), "--check-integrity")
     assert broken.returncode == 2  # a file that could not be read, not a problem found
-    assert broken.stdout == "checked 2 files: 0 with problems, 1 could not be read\n"
+    assert broken.stdout == "checked 1 of 2 files: 0 with problems, 1 could not be read\n"
+    old = copy_tree(MESSAGES_ERA, tmp_path / "old")  # a real store of JP's pre-2025 layout
+    skipped = run_cli("conversations", str(old), "--check-integrity")
+    assert skipped.returncode == 2
+    assert skipped.stdout == "checked 0 of 1 file: 0 with problems, 1 skipped\n"
+    assert "unsupported layout" in skipped.stderr
 
 
 def test_per_file_lines_and_summaries_in_the_right_number(tmp_path: Path) -> None:
@@ -306,7 +314,9 @@ def test_per_file_lines_and_summaries_in_the_right_number(tmp_path: Path) -> Non
     source = tmp_path / "tool.py"
     source.write_text(LEGACY_TOOL)
     tools = run_cli("tools", str(source), "--check")
-    assert "1 file: 1 would be rewritten, 0 with unhandled sites, 0 errors, 0 skipped" in tools.stderr
+    assert (
+        "1 file: 1 would be rewritten, 0 with unhandled sites, 0 errors, 0 skipped" in tools.stderr
+    )
 
 
 def test_a_stores_conversations_directory_is_accepted_as_path(
@@ -335,3 +345,27 @@ def test_a_stores_conversations_directory_is_accepted_as_path(
     assert result.returncode == 0, result.stderr
     assert (local.parent / ".jp-migrate").is_dir()
     assert run_cli("rollback", str(local), "--dry-run").returncode == 0
+
+
+def test_verify_quiet_prints_only_mismatches(tmp_path: Path) -> None:
+    import sys
+
+    (tmp_path / "before.py").write_text(
+        'import json\nprint(json.dumps({"type": "success", "content": "hi"}))\n'
+    )
+    (tmp_path / "after.py").write_text(
+        'import json\nprint(json.dumps({"content": [{"type": "text", "text": "hi"}]}))\n'
+    )
+    (tmp_path / "wrong.py").write_text(
+        'import json\nprint(json.dumps({"content": [{"type": "text", "text": "bye"}]}))\n'
+    )
+    (tmp_path / "cases.jsonl").write_text('{"arguments": {}}\n{"arguments": {"x": 1}}\n')
+    base = ["verify", "--cases", "cases.jsonl", "--before", f"{sys.executable} before.py"]
+    loud = run_cli(*base, "--after", f"{sys.executable} after.py", cwd=tmp_path)
+    assert loud.returncode == 0 and "2 cases: 2 match" in loud.stdout
+    quiet = run_cli(*base, "--after", f"{sys.executable} after.py", "-q", cwd=tmp_path)
+    assert (quiet.returncode, quiet.stdout) == (0, "")
+    wrong = run_cli(*base, "--after", f"{sys.executable} wrong.py", "-q", cwd=tmp_path)
+    assert wrong.returncode == 1
+    assert wrong.stdout.count("mismatch") == 2 and "before: " in wrong.stdout
+    assert "after: " in wrong.stdout and "cases:" not in wrong.stdout

@@ -109,7 +109,9 @@ def test_a_verify_report_gives_its_message_room_and_speaks_only_of_cases() -> No
         verdict="mismatch",
         differences=["content"],
         message="content: 'Hello, Ada!' → 'Hi, Ada!'",
-        inputs={"case": "/tmp/pytest-of-someone/pytest-1/test_a_long_name0/ws/cases.jsonl:1 (greet)"},
+        inputs={
+            "case": "/tmp/pytest-of-someone/pytest-1/test_a_long_name0/ws/cases.jsonl:1 (greet)"
+        },
     )
     report = Report(command="verify", exit_code=1, verify=[case])
     report.totals = compute_totals(report)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from jp_migrate.ci.config import ENCODINGS, CheckConfig, resolve_config
-from jp_migrate.ci.run import run_check
 from jp_migrate.commands.options import (
     exclude_archived_option,
     jobs_option,
@@ -18,14 +18,17 @@ from jp_migrate.commands.options import (
     rule_options,
     timings_option,
 )
-from jp_migrate.contract.report import Report
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.report import case_label, emit_reports, parse_spec
 from jp_migrate.visible import line
+
+if TYPE_CHECKING:  # the run, its report models and renderers load when a check runs
+    from jp_migrate.contract.report import Report
 
 
 def _problems(report: Report) -> list[str]:
     """One line per file or case in error, for stderr (whatever the report formats)."""
+    from jp_migrate.report import case_label
+
     lines = [
         line(f"error: {f.path}: {f.message}")
         for f in [*(report.store or []), *(report.tools or [])]
@@ -45,6 +48,8 @@ def _problems(report: Report) -> list[str]:
 def _attention(report: Report) -> list[str]:
     """--quiet on a terminal: what would change, unhandled sites and mismatches, one line each,
     then the diffs."""
+    from jp_migrate.report import case_label
+
     lines = [
         line(f"would migrate: {f.path}")
         for f in [*(report.store or []), *(report.tools or [])]
@@ -207,6 +212,9 @@ def check(
         reports=reports,
         exclude_archived=exclude_archived,
     )
+    from jp_migrate.ci.run import run_check
+    from jp_migrate.report import emit_reports, parse_spec
+
     specs = list(config.report) or ([] if quiet else ["terminal"])
     for spec in specs:
         parse_spec(spec)  # a bad --report is a usage error before any work is done

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from jp_migrate.codemod.api import ToolsOptions, migrate_tools
     from jp_migrate.codemod.engine import SourceResult, migrate_source
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "SourceResult",
+    "ToolsOptions",
+    "migrate_source",
+    "migrate_tools",
+]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

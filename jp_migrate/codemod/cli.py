@@ -111,17 +111,15 @@ def tools(
     if dry_run and check:
         raise click.UsageError("choose one of --dry-run, --check")
     write = not (check or diff or dry_run)
-    from jp_migrate.codemod.quick import quick_verdicts
+    from jp_migrate.codemod.quick import triage
 
-    files: Sequence[ToolFile | QuickFile] | None = (
-        None if reports else quick_verdicts(given_paths(paths), exclude)
-    )
-    if files is None:
+    judged, rest = triage(given_paths(paths), exclude, jobs=jobs)
+    files: list[ToolFile | QuickFile] = list(judged)
+    if rest:  # the files the pre-check could not rule out: the codemod proper
         from jp_migrate.codemod.api import ToolsOptions, migrate_tools
 
-        files = migrate_tools(
-            given_paths(paths), ToolsOptions(write=write, diff=diff, exclude=exclude, jobs=jobs)
-        )
+        options = ToolsOptions(write=write, diff=diff, jobs=jobs)  # rest is already excluded
+        files = sorted([*judged, *migrate_tools(rest, options)], key=lambda f: Path(f.path))
     to_err = _stdout_taken(reports)
     for f in files:
         if f.status == "error":
@@ -137,9 +135,15 @@ def tools(
     if not quiet:
         click.echo(_summary(files, write=write), err=True)
     if reports:
-        from jp_migrate.contract.report import Report
+        from jp_migrate.contract.report import Report, ToolFile
         from jp_migrate.report import compute_totals, emit_reports
 
-        report = Report(command="tools", dry_run=not write, exit_code=code, tools=list(files))
+        tools = [
+            f
+            if isinstance(f, ToolFile)
+            else ToolFile(path=f.path, status=f.status, message=f.message)
+            for f in files
+        ]
+        report = Report(command="tools", dry_run=not write, exit_code=code, tools=tools)
         emit_reports(report.model_copy(update={"totals": compute_totals(report)}), reports)
     return code

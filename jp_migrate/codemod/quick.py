@@ -1,10 +1,10 @@
 """Files the pre-check rules out, judged without libcst or the report models.
 
 `tools --check` in a pre-commit hook mostly sees files with no Outcome in them:
-when every file it is given is such a file (or skipped by its marker), the
-verdicts come from here and the codemod proper (libcst, pydantic) never loads.
-A file this cannot judge for certain (one that may hold an Outcome, cannot be
-read or decoded, or does not compile) sends the whole run to the codemod.
+those get their verdict here, and when no file is left over the codemod proper
+(libcst, pydantic) never loads. A file this cannot judge for certain (one that
+may hold an Outcome, cannot be read or decoded, or does not compile) is left to
+the codemod.
 """
 
 from __future__ import annotations
@@ -47,14 +47,21 @@ def _judge(path: Path) -> QuickFile | None:
     return QuickFile(path.as_posix(), "unchanged")
 
 
-def quick_verdicts(
-    paths: Sequence[Path], exclude: Sequence[str], exclude_base: Path | None = None
-) -> list[QuickFile] | None:
-    """A verdict for every Python file under `paths`, or None when one needs the codemod."""
-    verdicts: list[QuickFile] = []
-    for path in discover(paths, exclude, exclude_base):
+def triage(
+    paths: Sequence[Path], exclude: Sequence[str], *, jobs: int = 1
+) -> tuple[list[QuickFile], list[Path]]:
+    """The Python files under `paths`: the verdicts of those judged here, and the files
+    left to the codemod (both in path order). With `jobs` > 1 every file is left to the
+    codemod, whose workers run the same pre-check in parallel."""
+    found = discover(paths, exclude)
+    if jobs > 1:
+        return [], found
+    judged: list[QuickFile] = []
+    rest: list[Path] = []
+    for path in found:
         verdict = _judge(path)
         if verdict is None:
-            return None
-        verdicts.append(verdict)
-    return verdicts
+            rest.append(path)
+        else:
+            judged.append(verdict)
+    return judged, rest

@@ -169,8 +169,11 @@ def _section(
     )
     overhead = 3 * len(shown) + 1  # a rule between columns and at each edge, a space each side
     longest = max([len(columns[0]), *(len(str(cells[0])) for _, cells in rows)])
-    available = console.width - overhead - fixed + sum(
-        min(w, FREE_MIN) for name, w in widths.items() if name in FREE_TEXT
+    available = (
+        console.width
+        - overhead
+        - fixed
+        + sum(min(w, FREE_MIN) for name, w in widths.items() if name in FREE_TEXT)
     )
     free_want = sum(min(w, FREE_WANT) for name, w in widths.items() if name in FREE_TEXT)
     # The names first when all fits; else they share with the free text, half each at worst.
@@ -290,7 +293,9 @@ def render_terminal(report: Report, *, color: bool | None = None, width: int | N
         "bold red" if bad else ("bold yellow" if report.totals.changed else "bold green")
     )
     console.print(
-        Text(f"jp-migrate {report.command}: {headline(report, report.totals)}", style=summary_style),
+        Text(
+            f"jp-migrate {report.command}: {headline(report, report.totals)}", style=summary_style
+        ),
         soft_wrap=True,
     )
     return buffer.getvalue()

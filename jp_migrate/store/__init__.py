@@ -25,6 +25,14 @@ if TYPE_CHECKING:
     from jp_migrate.store.api import StoreOptions, StoreRun, migrate_stores, run_stores
     from jp_migrate.store.rollback import RollbackOptions, RollbackRun, rollback_stores
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "RollbackOptions",
+    "RollbackRun",
+    "StoreOptions",
+    "StoreRun",
+    "migrate_stores",
+    "rollback_stores",
+    "run_stores",
+]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

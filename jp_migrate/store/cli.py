@@ -143,13 +143,19 @@ def _nothing_under(paths: list[Path], *, exclude_archived: bool, user_local: boo
 
 
 def _integrity_summary(files: Sequence[StoreFile]) -> str:
-    """What --check-integrity found; errors and skipped files named too (they make exit 2)."""
+    """What --check-integrity found, and what it could not check (that makes exit 2)."""
     if not files:
         return NOTHING
     problems = sum(1 for f in files if f.problems)
     failed = sum(1 for f in files if f.status == "error" and not f.problems)
     skipped = sum(1 for f in files if f.status == "skipped")
-    parts = [f"checked {plural(len(files), 'file')}: {problems} with problems"]
+    checked = len(files) - failed - skipped
+    head = (
+        f"checked {plural(len(files), 'file')}"
+        if checked == len(files)
+        else f"checked {checked} of {plural(len(files), 'file')}"
+    )
+    parts = [f"{head}: {problems} with problems"]
     if failed:
         parts.append(f"{failed} could not be read")
     if skipped:
@@ -320,13 +326,16 @@ def conversations(
     # whether anything would change (unless --dry-run asks for 0).
     check = check or (diff and not dry_run and not verify)
     if not (reports or rule_dirs or rule_ids or shard) and _nothing_under(
-        given_paths(paths), exclude_archived=bool(exclude_archived), user_local=not exclude_user_local
+        given_paths(paths),
+        exclude_archived=bool(exclude_archived),
+        user_local=not exclude_user_local,
     ):
         if not quiet:
             _echo(NOTHING, reports)
         return 0
     from jp_migrate.store.api import StoreOptions, run_stores
     from jp_migrate.store.selection import RuleId
+
     options = StoreOptions(
         dry_run=dry_run,
         check=check,

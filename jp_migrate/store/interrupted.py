@@ -49,7 +49,9 @@ def written_since(paths: Sequence[Path], floor: str, *, user_local: bool) -> lis
             except JpMigrateError:
                 found.append(Written(manifest.run_dir(root, run_id), -1))  # -1: unreadable
                 continue
-            replaced = sum(1 for record in run.files if _now(root / record.path) == record.sha256_after)
+            replaced = sum(
+                1 for record in run.files if _now(root / record.path) == record.sha256_after
+            )
             found.append(Written(run.directory, replaced))
     return found
 
