@@ -12,7 +12,6 @@ from ci_support import (
     empty_workspace,
     fake_codemod,
     legacy_workspace,
-    missing_capability,
     run_check,
 )
 
@@ -174,15 +173,6 @@ def test_unknown_report_format_exits_2_before_any_work(
     calls = fake_codemod(monkeypatch, clean)
     code, _, err = run_check(capsys, "ws", "--report", "yaml")
     assert code == 2 and "unknown report format 'yaml'" in err and not calls
-
-
-def test_a_missing_capability_is_an_error_not_nothing_to_do(
-    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    empty_workspace(in_tmp / "ws")
-    missing_capability(monkeypatch, "jp_migrate.codemod.api")
-    code, _, err = run_check(capsys, "ws", "--no-store")
-    assert code == 2 and "tool codemod is not available" in err
 
 
 def test_a_path_that_is_not_a_workspace_says_how_to_skip_the_store(

@@ -6,6 +6,9 @@ Public API (the bridge/verify interface other capabilities call):
     after = Target.from_workspace(Path("migrated-ws"), "my_tool")                # or (workspace, tool name)
     results = verify_cases(before, after, load_cases(Path("cases.jsonl")), jobs=2, timeout=30)
 
+    # several tools in one run (as `check` does): each case with its own pair of targets
+    results = verify_trials([Trial(before, after, case, index) for ...], jobs=2, timeout=30)
+
 Every case runs through the control (`before`, read by the legacy host) and the
 candidate (`after`, read by the RFD 058 host); the two normalized outcomes are
 compared with `jp_migrate.convert.compare.compare` and reported as one
@@ -47,11 +50,14 @@ from jp_migrate.errors import ContractError, JpMigrateError
 __all__ = [
     "Case",
     "Target",
+    "Trial",
     "cases_from_store",
     "load_cases",
     "scratch_roots",
+    "scratch_workspace",
     "verify_case",
     "verify_cases",
+    "verify_trials",
 ]
 
 _CASE_KEYS = ("arguments", "answers", "options")
@@ -174,6 +180,16 @@ def cases_from_store(store: Path, tool: str) -> list[Case]:
                 _case({"arguments": arguments, "answers": answers.get(call_id, {})}, origin)
             )
     return cases
+
+
+@contextmanager
+def scratch_workspace(workspace: Path) -> Iterator[Path]:
+    """A throw-away copy of `workspace` (no conversation store, no VCS data): tools run
+    there have side effects (files they write, `__pycache__`) in it, not in the user's tree."""
+    with tempfile.TemporaryDirectory(prefix="jp-migrate-verify-") as tmp:
+        copy = Path(tmp) / (workspace.name or "workspace")
+        copy_workspace(workspace, copy)
+        yield copy
 
 
 @contextmanager
@@ -341,6 +357,16 @@ def verify_case(
     )
 
 
+@dataclass(frozen=True)
+class Trial:
+    """One case and the two targets it runs through; `index` names it in the report."""
+
+    before: Target
+    after: Target
+    case: Case
+    index: int
+
+
 def verify_cases(
     before: Target,
     after: Target,
@@ -349,7 +375,16 @@ def verify_cases(
     jobs: int = 1,
     timeout: float | None = None,
 ) -> list[VerifyCase]:
-    """Every case through both targets, in case order; `jobs` cases run at once (threads: runs are processes).
+    """Every case through both targets, in case order (see `verify_trials`)."""
+    trials = [Trial(before, after, case, index) for index, case in enumerate(cases)]
+    return verify_trials(trials, jobs=jobs, timeout=timeout)
+
+
+def verify_trials(
+    trials: Sequence[Trial], *, jobs: int = 1, timeout: float | None = None
+) -> list[VerifyCase]:
+    """Every trial run and compared, in the order given; `jobs` run at once (threads: runs
+    are processes).
 
     An MCP server is started once per worker and side and kept for its later
     cases, as JP keeps a server running across calls; the control and the
@@ -359,20 +394,21 @@ def verify_cases(
     pools: list[SessionPool] = []
     lock = threading.Lock()
 
-    def one(index: int, case: Case) -> VerifyCase:
+    def one(trial: Trial) -> VerifyCase:
         sides = getattr(local, "sides", None)
         if sides is None:
             sides = local.sides = (SessionPool(), SessionPool())
             with lock:
                 pools.extend(sides)
-        return verify_case(before, after, case, index, timeout=timeout, sessions=sides)
+        return verify_case(
+            trial.before, trial.after, trial.case, trial.index, timeout=timeout, sessions=sides
+        )
 
     try:
-        if jobs <= 1 or len(cases) <= 1:
-            return [one(i, case) for i, case in enumerate(cases)]
+        if jobs <= 1 or len(trials) <= 1:
+            return [one(trial) for trial in trials]
         with ThreadPoolExecutor(max_workers=jobs) as pool_executor:
-            futures = [pool_executor.submit(one, i, case) for i, case in enumerate(cases)]
-            return stop.results(futures)
+            return stop.results([pool_executor.submit(one, trial) for trial in trials])
     finally:
         for pool in pools:
             pool.close()

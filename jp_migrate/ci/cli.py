@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from jp_migrate.ci.config import ENCODINGS, CheckConfig, resolve_config
-from jp_migrate.ci.run import run_check
 from jp_migrate.commands.options import jobs_option, report_option
 from jp_migrate.contract.report import Report
 from jp_migrate.errors import JpMigrateError
@@ -173,6 +172,9 @@ def check(
         raise JpMigrateError(
             "nothing to check: the store and the tools are both disabled and no cases are configured"
         )
+    # The capabilities (libcst, the bridge) load once a check runs, not for --help or bad flags.
+    from jp_migrate.ci.run import run_check
+
     workspace = _workspace_of(path if path.is_dir() else path.parent)
     report = run_check(config, Path.cwd(), workspace, timings=timings)
     for problem in _problems(report):
