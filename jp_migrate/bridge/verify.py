@@ -19,6 +19,7 @@ observations.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -45,7 +46,10 @@ from jp_migrate.convert.compare import (
     compare,
     compare_asked,
 )
+from jp_migrate.convert.store_rules import decode_leaves
 from jp_migrate.errors import ContractError, JpMigrateError
+from jp_migrate.store.discover import Conversation, Rejected, discover
+from jp_migrate.store.load import read_events
 
 __all__ = [
     "Case",
@@ -129,57 +133,54 @@ def load_cases(path: Path, *, tool: str | None = None) -> list[Case]:
 # ── cases from a conversation store ───────────────────────────────────────────
 
 
-def _storage_root(store: Path) -> Path:
-    for candidate in (store, store / ".jp"):
-        if (candidate / "conversations").is_dir():
-            return candidate
-    raise BridgeError(
-        "not a workspace or storage root: no conversations/ directory", source=str(store)
-    )
+def _stored_answers(events: list[Any]) -> dict[str, dict[str, Any]]:
+    """Each call's inquiry answers (`inquiry_response` ids are `<call id>.<question id>`)."""
+    answers: dict[str, dict[str, Any]] = {}
+    for event in events:
+        if isinstance(event, dict) and event.get("type") == "inquiry_response":
+            call_id, _, question = str(event.get("id", "")).rpartition(".")
+            if call_id and question:
+                answers.setdefault(call_id, {})[question] = event.get("answer")
+    return answers
 
 
-def _events_files(root: Path) -> list[Path]:
-    conversations = root / "conversations"
-    return sorted(
-        [*conversations.glob("*/events.json"), *conversations.glob(".archive/*/events.json")]
-    )
+def _stored_cases(conversation: Conversation, tool: str) -> list[Case]:
+    """A case per `tool_call_request` for `tool` in one conversation (none without events)."""
+    if not os.path.isfile(conversation.events):
+        return []  # a conversation of the messages era, or one JP never wrote: no calls to replay
+    events = read_events(conversation.events, source=conversation.shown).events
+    answers = _stored_answers(events)
+    cases: list[Case] = []
+    for event in events:
+        if (
+            not isinstance(event, dict)
+            or event.get("type") != "tool_call_request"
+            or event.get("name") != tool
+        ):
+            continue
+        arguments = decode_leaves(event.get("arguments") or {})
+        call_id = str(event.get("id", ""))
+        origin = f"{conversation.name}#{call_id}"
+        cases.append(_case({"arguments": arguments, "answers": answers.get(call_id, {})}, origin))
+    return cases
 
 
 def cases_from_store(store: Path, tool: str) -> list[Case]:
-    """A case per stored `tool_call_request` for `tool`, with its stored inquiry answers (SPEC §3)."""
-    from jp_migrate.convert.store_rules import decode_leaves
+    """A case per stored `tool_call_request` for `tool`, with its stored inquiry answers (SPEC §3).
 
-    cases: list[Case] = []
-    for path in _events_files(_storage_root(store)):
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise ContractError(
-                f"cannot read events: {exc.strerror or exc}", source=str(path)
-            ) from None
-        events = load_json(raw, source=str(path))
-        if not isinstance(events, list):
-            raise ContractError("events.json is not a JSON array", source=str(path))
-        answers: dict[str, dict[str, Any]] = {}
-        for event in events:
-            if isinstance(event, dict) and event.get("type") == "inquiry_response":
-                call_id, _, question = str(event.get("id", "")).rpartition(".")
-                if call_id and question:
-                    answers.setdefault(call_id, {})[question] = event.get("answer")
-        for event in events:
-            if (
-                not isinstance(event, dict)
-                or event.get("type") != "tool_call_request"
-                or event.get("name") != tool
-            ):
-                continue
-            arguments = decode_leaves(event.get("arguments") or {})
-            call_id = str(event.get("id", ""))
-            origin = f"{path.parent.name}#{call_id}"
-            cases.append(
-                _case({"arguments": arguments, "answers": answers.get(call_id, {})}, origin)
-            )
-    return cases
+    The store is read as `jp-migrate conversations` reads it (store.discover): a
+    workspace, a storage root or one conversation, and a workspace's user-local
+    storage (JP's RFD 031) too; a call stored in both is replayed once.
+    """
+    cases: dict[str, Case] = {}
+    for found in discover([store]):
+        if isinstance(found, Rejected):
+            if found.status == "error":
+                raise BridgeError(found.message, source=found.conversation.shown)
+            continue  # a symlink to a conversation of the same store: found by its own name
+        for case in _stored_cases(found, tool):
+            cases.setdefault(case.origin, case)
+    return list(cases.values())
 
 
 @contextmanager
