@@ -162,7 +162,7 @@ def test_bad_config_exits_2_naming_file_and_key(
     assert code == 2 and out == "" and not calls
     assert (
         err.strip()
-        == f"error: {(ws / '.jp-migrate.toml').resolve()}: jobs: expected a whole number of at least 1"
+        == f"error: {(ws / '.jp-migrate.toml').resolve()}: jobs: expected a whole number, got a string"
     )
 
 
