@@ -118,6 +118,8 @@ def problem(error: ErrorDetails, model: type[BaseModel]) -> str:
     if kind == "literal_error":
         expected = str(error.get("ctx", {}).get("expected", "")).replace("'", "")
         return f"{error['input']!r} is not one of {expected.replace(' or ', ', ')}"
+    if kind == "greater_than_equal":
+        return f"expected at least {error.get('ctx', {}).get('ge')}, got {error['input']!r}"
     if kind in _EXPECTED:
         return f"expected {_EXPECTED[kind]}, got {toml_type(error['input'])}"
     return error["msg"][0].lower() + error["msg"][1:]
