@@ -174,11 +174,12 @@ def check(
         )
     # The capabilities (libcst, the bridge) load once a check runs, not for --help or bad flags.
     from jp_migrate.ci.run import run_check
+    from jp_migrate.rules import rule_descriptions
 
     workspace = _workspace_of(path if path.is_dir() else path.parent)
     report = run_check(config, Path.cwd(), workspace, timings=timings)
     for problem in _problems(report):
         click.echo(problem, err=True)
     sys.stdout.flush()
-    emit_reports(report, specs)
+    emit_reports(report, specs, rules=rule_descriptions())
     return report.exit_code

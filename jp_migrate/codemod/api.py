@@ -122,7 +122,13 @@ def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
         if refused is not None:
             return ToolFile(path=shown, status="error", message=refused, sites=result.sites)
     return ToolFile(
-        path=shown, status=result.status, message=result.message, sites=result.sites, diff=diff
+        path=shown,
+        status=result.status,
+        message=result.message,
+        line=result.line,
+        column=result.column,
+        sites=result.sites,
+        diff=diff,
     )
 
 

@@ -108,7 +108,12 @@ def tools(
         click.echo(_summary(files, write=write), err=True)
     if reports:
         from jp_migrate.report import compute_totals, emit_reports
+        from jp_migrate.rules import rule_descriptions
 
         report = Report(command="tools", dry_run=not write, exit_code=code, tools=files)
-        emit_reports(report.model_copy(update={"totals": compute_totals(report)}), reports)
+        emit_reports(
+            report.model_copy(update={"totals": compute_totals(report)}),
+            reports,
+            rules=rule_descriptions(),
+        )
     return code

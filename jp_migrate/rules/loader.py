@@ -107,3 +107,8 @@ def discover_rules(directory: Path | None = None, *, kind: RuleKind | None = Non
             raise RuleError(str(rule.path), "id", f"{rule.id!r} is also defined in {seen[rule.id]}")
         seen[rule.id] = rule.path
     return sorted((r for r in rules if kind is None or r.kind == kind), key=lambda r: r.id)
+
+
+def rule_descriptions(directory: Path | None = None) -> dict[str, str]:
+    """Each rule's one-line description by id (default: the shipped rules), for reports."""
+    return {rule.id: rule.description for rule in discover_rules(directory)}
