@@ -102,8 +102,11 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=argv, prog_name="jp-migrate", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.Abort:
-        click.echo("Aborted.", err=True)
+    except click.Abort as exc:
+        from jp_migrate.errors import InterruptReported
+
+        if not isinstance(exc.__cause__, InterruptReported):  # else the command said what it left
+            click.echo("Aborted.", err=True)
         sys.exit(128 + _SIGNALLED[0] if _SIGNALLED else 130)
     except click.ClickException as exc:
         exc.show()

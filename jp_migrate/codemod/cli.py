@@ -14,7 +14,13 @@ import click
 
 from jp_migrate.codemod.api import ToolsOptions, migrate_tools
 from jp_migrate.codemod.sites import format_site
-from jp_migrate.commands.options import jobs_option, report_option
+from jp_migrate.commands.options import (
+    given_paths,
+    jobs_option,
+    paths_argument,
+    quiet_option,
+    report_option,
+)
 from jp_migrate.contract.report import Report, ToolFile
 from jp_migrate.visible import line
 
@@ -40,20 +46,28 @@ def _summary(files: Sequence[ToolFile], *, write: bool) -> str:
     skipped = sum(f.status == "skipped" for f in files)
     verb = "rewritten" if write else "would be rewritten"
     return (
-        f"{len(files)} files: {changed} {verb}, {unhandled} with unhandled sites, "
-        f"{errors} errors, {skipped} skipped"
+        f"{plural(len(files), 'file')}: {changed} {verb}, {unhandled} with unhandled sites, "
+        f"{plural(errors, 'error')}, {skipped} skipped"
     )
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@paths_argument
+@click.option("--dry-run", is_flag=True, help="Write nothing; print what would change.")
 @click.option(
     "--check",
     is_flag=True,
     help="Write nothing; exit 1 if a file would change or a site is unhandled.",
 )
 @click.option(
-    "--diff", is_flag=True, help="Print a unified diff of the changes instead of writing them."
+    "--diff",
+    is_flag=True,
+    help="Write nothing; show what would change as a unified diff; exit as --check does, "
+    "or 0 with --dry-run.",
 )
 @click.option(
     "--exclude",
@@ -64,9 +78,10 @@ def _summary(files: Sequence[ToolFile], *, write: bool) -> str:
 )
 @jobs_option("Worker processes.")
 @report_option
-@click.option("--quiet", "-q", is_flag=True, help="Print only unhandled sites, errors and diffs.")
+@quiet_option
 def tools(
     paths: tuple[Path, ...],
+    dry_run: bool,
     check: bool,
     diff: bool,
     exclude: tuple[str, ...],
@@ -74,15 +89,15 @@ def tools(
     reports: tuple[str, ...],
     quiet: bool,
 ) -> int:
-    """Rewrite Python tools that print a legacy Outcome so they print RFD 058 envelopes.
+    """Rewrite Python tools under PATH... (default: .) that print a legacy Outcome.
 
     Files and directories (.gitignore honoured). Every site is printed as
     `path:line:col: rule-id: reason`; a file with an unhandled site is left as
     it is. `# jp-migrate: skip` on a line skips that site, in the file's first
     comment block the whole file.
 
-    Exit codes: 0 nothing to do (or all rewritten); 1 a file would change
-    (--check, --diff) or an unhandled site is left; 2 a file could not be read
+    Exit codes: 0 nothing to do (or all rewritten, or --dry-run); 1 a file
+    would change (--check, --diff) or an unhandled site is left; 2 a file could not be read
     or parsed (the others are still processed), or a usage error.
     """
     if reports:
@@ -90,9 +105,11 @@ def tools(
 
         for spec in reports:
             parse_spec(spec)  # a bad --report fails before any file is touched
-    write = not (check or diff)
+    if dry_run and check:
+        raise click.UsageError("choose one of --dry-run, --check")
+    write = not (check or diff or dry_run)
     files = migrate_tools(
-        list(paths), ToolsOptions(write=write, diff=diff, exclude=exclude, jobs=jobs)
+        given_paths(paths), ToolsOptions(write=write, diff=diff, exclude=exclude, jobs=jobs)
     )
     to_err = _stdout_taken(reports)
     for f in files:
@@ -103,7 +120,7 @@ def tools(
                 click.echo(format_site(f.path, site), err=to_err)
         if f.diff:
             click.echo(f.diff, nl=False, err=to_err)
-    code = exit_code(files, write=write)
+    code = exit_code(files, write=write or dry_run)
     if not quiet:
         click.echo(_summary(files, write=write), err=True)
     if reports:

@@ -116,6 +116,9 @@ Found = Conversation | Rejected
 def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     """The storage root PATH belongs to, and the one conversation it names (or None for all).
 
+    PATH may be a workspace, a storage root, its `conversations/` (the whole store),
+    `conversations/.archive` (every archived conversation) or one conversation directory.
+
     The root's `path` is absolute, whatever the spelling of PATH (`.`, `..`, a
     relative name): one store is one set of run records and locks however it is
     named, and a conversation directory is known by its parents' names. Report
@@ -137,11 +140,13 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
         return StorageRoot(parent.parent, _shown_above(path, 2)), ARCHIVE  # every archived one
     if absolute.is_dir() and parent.name == CONVERSATIONS:
         return StorageRoot(parent.parent, _shown_above(path, 2)), absolute.name
+    if absolute.is_dir() and absolute.name == CONVERSATIONS:  # a store's conversations/ itself
+        return StorageRoot(parent, _shown_above(path, 1)), None
     if not path.exists():
         raise JpMigrateError(f"{path}: no such file or directory")
     raise JpMigrateError(
-        f"{path}: not a workspace (with .jp/), a storage root (with conversations/) "
-        "or a conversation directory (inside conversations/)"
+        f"{path}: not a workspace (with .jp/), a storage root (with conversations/), "
+        "its conversations/ or a conversation directory (inside conversations/)"
     )
 
 

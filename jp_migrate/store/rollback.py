@@ -26,7 +26,7 @@ from jp_migrate.store.discover import (
     resolve_all,
 )
 from jp_migrate.store.load import exactly, may_be_wide, read_events
-from jp_migrate.store.lock import ConversationLocked, conversation_lock
+from jp_migrate.store.lock import ConversationLocked, conversation_lock, is_locked
 from jp_migrate.store.safepath import is_regular
 from jp_migrate.store.write import atomic_write, is_read_only, restore
 
@@ -37,6 +37,8 @@ class RollbackOptions:
     force: bool = False
     downgrade: bool = False
     user_local: bool = True  # a workspace PATH includes JP's user-local storage of it
+    dry_run: bool = False  # write nothing (no lock file either): say what would be restored
+    diff: bool = False  # put a readable diff of each restore or downgrade in its StoreFile
 
 
 @dataclass
@@ -70,7 +72,23 @@ def _pick_run(
     return None
 
 
-def _downgrade_file(conversation: Conversation, force: bool) -> StoreFile:
+def _restore_diff(shown: str, current: Path, backup: Path) -> str:
+    """What a restore would change, event by event (the file as it is → its backup)."""
+    from jp_migrate.store.diff import event_diff
+
+    now = read_events(os.fspath(current), source=shown).events
+    then = read_events(os.fspath(backup), source=os.fspath(backup)).events
+    changes = {
+        index: (now[index] if index < len(now) else {}, then[index] if index < len(then) else {})
+        for index in range(max(len(now), len(then)))
+        if index >= len(now) or index >= len(then) or now[index] != then[index]
+    }
+    return event_diff(shown, changes)
+
+
+def _downgrade_file(
+    conversation: Conversation, force: bool, options: RollbackOptions | None = None
+) -> StoreFile:
     """Migrated events → legacy, in place (no backup exists to restore).
 
     A file with binary content a legacy string cannot hold is left, named,
@@ -102,6 +120,18 @@ def _downgrade_file(conversation: Conversation, force: bool) -> StoreFile:
         return StoreFile(**base, status="unchanged", events_total=len(loaded.events))
     if is_read_only(conversation.events):
         return StoreFile(**base, status="error", message="read-only file: left untouched")
+    if options is not None and options.dry_run:
+        from jp_migrate.store.diff import event_diff
+
+        diff = event_diff(shown, {i: (loaded.events[i], replaced[i]) for i in replaced})
+        return StoreFile(
+            **base,
+            status="migrated",
+            message="would downgrade to legacy responses (no backup)",
+            events_total=len(loaded.events),
+            events_migrated=len(replaced),
+            diff=diff if options.diff else None,
+        )
     data = canonical.rewrite(loaded.raw, loaded.events, replaced)
     atomic_write(conversation.events, data, times=loaded.times)
     return StoreFile(
@@ -154,6 +184,15 @@ def _restore_one(
             return StoreFile(
                 **base, status="error", message=f"backup {backup} does not match the manifest"
             )
+        if options.dry_run:
+            return StoreFile(
+                **base,
+                status="migrated",
+                message=f"would restore from run {run.id}",
+                sha256_before=current,
+                sha256_after=record.sha256_before,
+                diff=_restore_diff(conversation.shown, target, backup) if options.diff else None,
+            )
         restore(backup, target)
         return StoreFile(
             **base,
@@ -163,16 +202,23 @@ def _restore_one(
             sha256_after=record.sha256_before,
         )
     if options.downgrade:
-        return _downgrade_file(conversation, options.force)
+        return _downgrade_file(conversation, options.force, options)
     return StoreFile(
         **base, status="error", message=f"run {run.id} kept no backup of it: use --downgrade"
     )
 
 
-def _locked(conversation: Conversation, action: Any) -> StoreFile:
+def _locked(conversation: Conversation, action: Any, *, dry_run: bool = False) -> StoreFile:
+    """`action` under the conversation's lock; a dry run only looks whether a `jp` holds it
+    (taking it would create a lock file)."""
     try:
-        with conversation_lock(conversation.root.lock_roots, conversation.id):
+        if dry_run:
+            if is_locked(conversation.root.lock_roots, conversation.id):
+                raise ConversationLocked(conversation.id)
             result: StoreFile = action()
+            return result
+        with conversation_lock(conversation.root.lock_roots, conversation.id):
+            result = action()
             return result
     except ConversationLocked:
         return StoreFile(
@@ -299,11 +345,12 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                     _locked(
                         conversation,
                         lambda c=conversation, r=record, u=run: _restore_one(c, r, u, options),
+                        dry_run=options.dry_run,
                     )
                 )
             files.extend(results)
             if results and all(f.status in ("migrated", "unchanged") for f in results):
-                if covered >= {r.path.rsplit("/", 1)[0] for r in run.files}:
+                if covered >= {r.path.rsplit("/", 1)[0] for r in run.files} and not options.dry_run:
                     manifest.mark_rolled_back(root.path, run.id)
                 rolled.append(run.id)
         if options.downgrade:
@@ -327,6 +374,12 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                         )
                     )
                     continue
-                files.append(_locked(item, lambda c=item: _downgrade_file(c, options.force)))
+                files.append(
+                    _locked(
+                        item,
+                        lambda c=item: _downgrade_file(c, options.force, options),
+                        dry_run=options.dry_run,
+                    )
+                )
     files.sort(key=lambda f: f.path)
     return RollbackRun(files, rolled)
