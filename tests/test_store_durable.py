@@ -299,7 +299,8 @@ def test_no_backup_overwrites_a_replaced_original_only_once_its_replacement_is_o
 
     def write_temp(target: str, data: bytes, mode: int, **kwargs: Any) -> Any:
         if kwargs.get("spare") is not None:
-            log.append(("reused", Path(kwargs["spare"]).name.removeprefix("conversations.")))
+            name = Path(kwargs["spare"]).name.removeprefix("conversations.")
+            log.append(("reused", name.removesuffix(".events.json")))
         return real_write(target, data, mode, **kwargs)
 
     monkeypatch.setattr(durable, "syncfs", syncfs)

@@ -78,7 +78,7 @@ def _rejected(item: Rejected) -> StoreFile:
 def _directory_error(path: Path, reason: str) -> StoreFile:
     """One line for a directory every conversation of a store shares (its state, its locks)."""
     prefix = f"{path}: "
-    message = reason[len(prefix) :] if reason.startswith(prefix) else reason
+    message = reason.removeprefix(prefix)
     return StoreFile(path=str(path), conversation="", status="error", message=message)
 
 

@@ -127,8 +127,11 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     """
     shown = str(path)
     absolute = _absolute(path)
+    _refuse_link(absolute / ".jp", os.path.join(shown, ".jp"))
+    _refuse_link(absolute / ".jp" / CONVERSATIONS, os.path.join(shown, ".jp", CONVERSATIONS))
     if (absolute / ".jp" / CONVERSATIONS).is_dir():
         return StorageRoot(absolute / ".jp", os.path.join(shown, ".jp")), None
+    _refuse_link(absolute / CONVERSATIONS, os.path.join(shown, CONVERSATIONS))
     if (absolute / CONVERSATIONS).is_dir():
         return StorageRoot(absolute, shown), None
     if (absolute / ".jp").is_dir():  # a workspace with no conversations yet
@@ -141,6 +144,7 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     if absolute.is_dir() and parent.name == CONVERSATIONS:
         return StorageRoot(parent.parent, _shown_above(path, 2)), absolute.name
     if absolute.is_dir() and absolute.name == CONVERSATIONS:  # a store's conversations/ itself
+        _refuse_link(absolute, shown)
         return StorageRoot(parent, _shown_above(path, 1)), None
     if not path.exists():
         raise JpMigrateError(f"{path}: no such file or directory")
@@ -148,6 +152,16 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
         f"{path}: not a workspace (with .jp/), a storage root (with conversations/), "
         "its conversations/ or a conversation directory (inside conversations/)"
     )
+
+
+def _refuse_link(path: Path, shown: str) -> None:
+    """A store's own directories are never reached through a link: what is migrated, backed
+    up and locked would then lie outside the directory the user named."""
+    if path.is_symlink():
+        raise JpMigrateError(
+            f"{shown}: a symlink (to {os.readlink(path)}): not followed; "
+            "name the directory it points to to migrate that store"
+        )
 
 
 def _absolute(path: Path) -> Path:
@@ -199,6 +213,8 @@ def _classify(conversation: Conversation, is_symlink: bool) -> Found:
 def _entries(root: StorageRoot, archived: bool) -> Iterator[tuple[Conversation, bool]]:
     """(conversation, is it a symlink) for every directory entry, from one listing (no stat each)."""
     base = root.path / CONVERSATIONS / (ARCHIVE if archived else "")
+    if archived:
+        _refuse_link(base, os.path.join(root.shown, CONVERSATIONS, ARCHIVE))
     try:
         with os.scandir(base) as listing:
             entries = sorted(

@@ -14,6 +14,7 @@ interrupted run can still be rolled back.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -27,6 +28,8 @@ import orjson
 
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store import safepath
+
+NAME_MAX = 255  # bytes in one file name: ext4, XFS, btrfs, tmpfs, APFS
 
 STATE_DIR = ".jp-migrate"
 RUNS = "runs"
@@ -120,13 +123,31 @@ def backup_name(relative: str) -> str:
     Flat per `conversations/` (and `.archive/`): no directory to create per conversation.
     """
     directory, _, file = relative.rpartition("/")
-    return f"{BACKUP}/{directory}.{file}" if directory else f"{BACKUP}/{file}"
+    if not directory:
+        return f"{BACKUP}/{file}"
+    parent, _, name = directory.rpartition("/")
+    return f"{BACKUP}/{parent}/{flat_name(name, file)}"
+
+
+def flat_name(name: str, suffix: str) -> str:
+    """`<name>.<suffix>` as one file name, within NAME_MAX however long the conversation's name.
+
+    A name too long for that is cut and given a digest of the whole, so two long
+    names sharing a beginning never share a backup.
+    """
+    joined = f"{name}.{suffix}"
+    if len(os.fsencode(joined)) <= NAME_MAX:
+        return joined
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
+    tail = f"~{digest}.{suffix}"
+    head = os.fsencode(name)[: NAME_MAX - len(tail)]
+    return head.decode("utf-8", "ignore") + tail  # a character split by the cut is dropped
 
 
 def discard_path(root: str, run_id: str, conversation: str) -> str:
     """Where a `--no-backup` run parks an original until it is unlinked (`migrate._drop`)."""
     parked = safepath.directory(root, STATE_DIR, DISCARD, checked_run_id(run_id))
-    return os.path.join(parked, conversation.replace("/", "."))
+    return os.path.join(parked, flat_name(conversation.replace("/", "."), "events.json"))
 
 
 def clear_discards(root: Path) -> None:
