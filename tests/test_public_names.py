@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("package", ["jp_migrate.contract", "jp_migrate.convert"])
+@pytest.mark.parametrize("package", ["jp_migrate.codemod", "jp_migrate.contract", "jp_migrate.convert"])
 def test_every_public_name_is_listed_once_and_loads(package: str) -> None:
     module = importlib.import_module(package)
     names = module.__all__

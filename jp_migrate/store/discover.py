@@ -14,10 +14,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store.userlocal import lock_roots, user_dirs, workspace_storages
+
+if TYPE_CHECKING:  # the report model: only a run that reports loads pydantic
+    from jp_migrate.contract.report import StoreFile
 
 CONVERSATIONS = "conversations"
 ARCHIVE = ".archive"
@@ -192,7 +195,7 @@ def in_shard(conversation_id: str, shard: tuple[int, int] | None) -> bool:
     if shard is None:
         return True
     index, count = shard
-    return zlib.crc32(conversation_id.encode("utf-8")) % count == index - 1
+    return zlib.crc32(os.fsencode(conversation_id)) % count == index - 1
 
 
 def _classify(conversation: Conversation, is_symlink: bool) -> Found:
@@ -286,6 +289,8 @@ def discover(
 
 def path_error(path: Path, reason: str) -> StoreFile:
     """A PATH that names no store (or cannot be listed): an error, the other PATHs still done."""
+    from jp_migrate.contract.report import StoreFile
+
     return StoreFile(path=str(path), conversation="", status="error", message=reason)
 
 
