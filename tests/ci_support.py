@@ -6,8 +6,6 @@ import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
@@ -54,7 +52,7 @@ def fake_codemod(
     monkeypatch: pytest.MonkeyPatch,
     answer: Callable[[Sequence[Path], FakeToolsOptions], list[ToolFile]],
 ) -> list[tuple[list[Path], FakeToolsOptions]]:
-    """Stand in for `jp_migrate.codemod.api` (the codemod is built in parallel); returns the calls seen."""
+    """Stand in for the codemod `check`'s tools step calls; returns the calls seen."""
     from jp_migrate.ci import run
 
     calls: list[tuple[list[Path], FakeToolsOptions]] = []
@@ -63,19 +61,6 @@ def fake_codemod(
         calls.append((list(paths), options))
         return answer(paths, options)
 
-    real = run.capability
-
-    def capability(module: str, what: str) -> Any:
-        if module == "jp_migrate.codemod.api":
-            return SimpleNamespace(ToolsOptions=FakeToolsOptions, migrate_tools=migrate_tools)
-        return real(module, what)
-
-    monkeypatch.setattr(run, "capability", capability)
+    monkeypatch.setattr(run, "ToolsOptions", FakeToolsOptions)
+    monkeypatch.setattr(run, "migrate_tools", migrate_tools)
     return calls
-
-
-def missing_capability(monkeypatch: pytest.MonkeyPatch, module_name: str) -> None:
-    """Make one capability's API module unimportable, as in an installation without it."""
-    import sys
-
-    monkeypatch.setitem(sys.modules, module_name, None)  # type: ignore[arg-type]

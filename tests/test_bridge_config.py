@@ -147,3 +147,58 @@ def test_server_variables_and_startup_timeout(
     assert s is not None and d is not None
     assert dict(s.env) == {"MODE": "fast", "JP_BRIDGE_TEST_INHERIT": "yes"}
     assert (s.startup_timeout, d.startup_timeout) == (None, 60.0)  # 0 waits indefinitely, as in JP
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "problem"),
+    [
+        ('[providers.mcp.s]\ntype = "stdio"\n', "providers.mcp.s.command", "missing"),
+        ('[providers.mcp.s]\ncommand = ""\n', "providers.mcp.s.command", "expected a non-empty"),
+        (
+            '[providers.mcp.s]\ncommand = "srv"\narguments = "--jp"\n',
+            "providers.mcp.s.arguments",
+            "expected a list, got a string",
+        ),
+        (
+            '[providers.mcp.s]\ncommand = "srv"\nvariables = [1]\n',
+            "providers.mcp.s.variables[0]",
+            "expected a string, got an integer",
+        ),
+        (
+            '[providers.mcp.s]\ncommand = "srv"\nstartup_timeout_secs = -1\n',
+            "providers.mcp.s.startup_timeout_secs",
+            "expected at least 0, got -1",
+        ),
+        (
+            '[providers.mcp.s]\ntype = "http"\ncommand = "srv"\n',
+            "providers.mcp.s.type",
+            "only type = \"stdio\" is supported, not 'http'",
+        ),
+        (
+            "[conversation.tools.t]\nsource = 3\n",
+            "conversation.tools.t.source",
+            "expected a string",
+        ),
+        ('[conversation.tools.t]\nsource = "local"\n', "conversation.tools.t.command", "missing"),
+    ],
+)
+def test_a_bad_tool_or_server_is_one_line_naming_file_key_and_problem(
+    tmp_path: Path, table: str, key: str, problem: str
+) -> None:
+    config = tmp_path / ".jp" / "config.toml"
+    tool = "" if "conversation.tools.t" in table else '[conversation.tools.t]\nsource = "mcp.s.t"\n'
+    _write(config, table + tool)
+    with pytest.raises(BridgeError) as caught:
+        load_workspace(tmp_path).tool("t")
+    assert str(caught.value).startswith(f"{config}: {key}: {problem}")
+    assert "\n" not in str(caught.value)
+
+
+def test_jp_s_own_keys_are_left_to_jp(tmp_path: Path) -> None:
+    _write(
+        tmp_path / ".jp" / "config.toml",
+        '[providers.mcp.s]\ncommand = "srv"\nchecksum = "x"\n'
+        '[conversation.tools.t]\nsource = "mcp.s.t"\nsummary = "a tool"\nstyle = { hidden = true }\n',
+    )
+    tool = load_workspace(tmp_path).tool("t")
+    assert tool.server is not None and tool.server.command == "srv"

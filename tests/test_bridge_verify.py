@@ -14,7 +14,7 @@ from conftest import CORPUS_DATA, EXAMPLES, run_cli
 
 from jp_migrate.bridge.target import Target
 from jp_migrate.bridge.verify import Case, cases_from_store, load_cases, verify_cases
-from jp_migrate.errors import ContractError
+from jp_migrate.errors import ContractError, JpMigrateError
 
 CASES = [
     {"name": "greet", "arguments": {"action": "greet", "name": "Ada"}},
@@ -322,6 +322,34 @@ def test_cases_from_store_in_place(side_effect_ws: Path) -> None:
         "touched-legacy",
         "touched-migrated",
     ]
+
+
+def test_cases_from_store_include_the_workspace_s_user_local_storage(
+    tmp_path: Path, jp_data_home: Path
+) -> None:
+    # JP keeps a workspace's local conversations in its user-local directory, named
+    # `<slug>-<workspace id>` (RFD 031): `conversations` migrates them, replay reads them too.
+    ws = _store(tmp_path / "ws")
+    (ws / ".jp" / ".id").write_text("t8k2q\n", "utf-8")
+    user = jp_data_home / "workspace" / "ws-t8k2q"
+    local = _store(tmp_path / "elsewhere") / ".jp" / "conversations" / "17000000000-demo"
+    shutil.copytree(local, user / "conversations" / "17000000009-local")
+    cases = cases_from_store(ws, "writer")
+    assert [c.origin for c in cases] == [
+        "17000000000-demo#c1",
+        "17000000000-demo#c2",
+        "17000000009-local#c1",
+        "17000000009-local#c2",
+    ]
+    assert dict(cases[3].answers) == {"confirm": False}
+
+
+def test_cases_from_store_read_one_conversation_and_name_a_bad_file(tmp_path: Path) -> None:
+    conversation = _store(tmp_path) / ".jp" / "conversations" / "17000000000-demo"
+    assert len(cases_from_store(conversation, "writer")) == 2
+    (conversation / "events.json").write_text('{"not": "an array"}', "utf-8")
+    with pytest.raises(JpMigrateError, match=r"17000000000-demo/events.json: .*JSON array"):
+        cases_from_store(tmp_path, "writer")
 
 
 def test_real_corpus_store_yields_cases(tmp_path: Path) -> None:

@@ -243,3 +243,21 @@ def test_plain_blocks_is_blocks_outcome(obj: Any, exit_code: int | None) -> None
         normalized = blocks_outcome(run)
         assert normalized.warnings == []
         assert plain == dump(normalized.outcome)
+
+
+def test_the_fast_path_reads_the_models_shapes() -> None:
+    # plain.py reads the shipped schema, which is generated from these models.
+    from jp_migrate.contract import plain
+    from jp_migrate.contract.outcome import (
+        LegacyQuestion,
+        OutcomeError,
+        OutcomeNeedsInput,
+        OutcomeSuccess,
+    )
+
+    variants = {"success": OutcomeSuccess, "error": OutcomeError, "needs_input": OutcomeNeedsInput}
+    assert plain.OUTCOME_FIELDS == {
+        tag: tuple(name for name in model.model_fields if name != "type")
+        for tag, model in variants.items()
+    }
+    assert plain.QUESTION_FIELDS == tuple(LegacyQuestion.model_fields)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from report_support import expected_from_json, junit_counts, sample_report, validate_sarif
 
+from jp_migrate.codemod import ToolsOptions, migrate_tools
 from jp_migrate.contract.report import Report, Site, StoreFile, ToolFile, VerifyCase
 from jp_migrate.report import render_report
+from jp_migrate.rules import rule_descriptions
 
 
 @pytest.mark.parametrize("dry_run", [True, False])
@@ -125,7 +128,7 @@ def test_sarif_of_a_clean_run_has_no_results_and_still_validates() -> None:
     assert log["runs"][0]["results"] == [] and log["runs"][0]["tool"]["driver"]["rules"] == []
 
 
-def test_sarif_rule_descriptions_come_from_the_shipped_rules() -> None:
+def test_sarif_rule_descriptions_are_the_ones_it_is_given() -> None:
     report = Report(
         command="tools",
         tools=[
@@ -136,8 +139,13 @@ def test_sarif_rule_descriptions_come_from_the_shipped_rules() -> None:
             )
         ],
     )
-    rules = json.loads(render_report(report, "sarif"))["runs"][0]["tool"]["driver"]["rules"]
+    shipped = render_report(report, "sarif", rules=rule_descriptions())
+    rules = json.loads(shipped)["runs"][0]["tool"]["driver"]["rules"]
     assert rules[0]["shortDescription"]["text"].startswith("A legacy tool_call_response")
+    own = render_report(report, "sarif", rules={"store-faithful-text": "Mine."})
+    assert json.loads(own)["runs"][0]["tool"]["driver"]["rules"][0]["shortDescription"] == {
+        "text": "Mine."
+    }
 
 
 @pytest.mark.parametrize("fmt", ["junit", "sarif"])
@@ -149,10 +157,32 @@ def test_sarif_anchors_a_syntax_error_at_its_position() -> None:
     report = Report(
         command="tools",
         tools=[
-            ToolFile(path="a.py", status="error", message="4:5: syntax error: invalid syntax"),
+            ToolFile(
+                path="a.py",
+                status="error",
+                message="syntax error: invalid syntax",
+                line=4,
+                column=5,
+            ),
             ToolFile(path="b.py", status="error", message="cannot read: Permission denied"),
+            # a position in the text is not read back out of it
+            ToolFile(path="c.py", status="error", message="7:8: not a position field"),
         ],
     )
     results = validate_sarif(render_report(report, "sarif"))["runs"][0]["results"]
     regions = [r["locations"][0]["physicalLocation"]["region"] for r in results]
-    assert regions == [{"startLine": 4, "startColumn": 5}, {"startLine": 1}]
+    assert regions == [{"startLine": 4, "startColumn": 5}, {"startLine": 1}, {"startLine": 1}]
+
+
+def test_a_syntax_error_s_position_reaches_sarif_from_the_codemod(tmp_path: Path) -> None:
+    source = tmp_path / "broken.py"
+    source.write_text('print("a"\nx = (\n', "utf-8")
+    files = migrate_tools([source], ToolsOptions(write=False))
+    assert (files[0].status, files[0].line, files[0].column) == ("error", 1, 7)
+    assert (
+        json.loads(render_report(Report(command="tools", tools=files), "json"))["tools"][0]["line"]
+        == 1
+    )
+    result = json.loads(render_report(Report(command="tools", tools=files), "sarif"))
+    region = result["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 1, "startColumn": 7}  # as the message says: 1:7

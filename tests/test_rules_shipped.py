@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from conftest import run_cli
 
@@ -18,7 +16,7 @@ def test_there_are_shipped_rules_with_examples() -> None:
 
 @pytest.mark.parametrize(("rule", "example"), CASES, ids=[f"{r.id}: {e.name}" for r, e in CASES])
 def test_rule_example(rule: Rule, example: Example) -> None:
-    (result,) = run_examples([dataclasses.replace(rule, examples=(example,))])
+    (result,) = run_examples([rule.model_copy(update={"examples": (example,)})])
     assert result.passed, result.detail
 
 

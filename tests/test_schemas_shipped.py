@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 from jp_migrate.contract.parse import dump, load_json, parse_outcome
 from jp_migrate.contract.report import Repair, Report, Site, StoreFile, ToolFile, Totals, VerifyCase
 from jp_migrate.contract.schemas import SCHEMA_NAMES, load_schema, schema_text, validator
-from jp_migrate.contract.schemas._source import all_schemas
+from jp_migrate.contract.schemas.build import all_schemas
 from jp_migrate.convert.events import downgrade_response, is_response
 from jp_migrate.convert.host import ToolRun, blocks_outcome, legacy_outcome
 from jp_migrate.convert.store_rules import upgrade_events

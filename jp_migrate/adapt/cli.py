@@ -35,7 +35,10 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) ->
     help="Kill the tool (its process group) after S seconds.",
 )
 @click.option(
-    "--mcp", "mcp", is_flag=True, help="Serve MCP over stdio in front of an MCP server speaking the legacy protocol (--jp)."
+    "--mcp",
+    "mcp",
+    is_flag=True,
+    help="Serve MCP over stdio in front of an MCP server speaking the legacy protocol (--jp).",
 )
 @click.option(
     "--config",
@@ -120,7 +123,7 @@ def adapt(
     if not command:
         raise click.UsageError("give the command to run after --")
     if mcp:
-        from jp_migrate.adapt.mcp import serve
+        from jp_migrate.adapt.mcp_serve import serve
 
         return serve(list(command))
     from jp_migrate.adapt.local import adapt_local

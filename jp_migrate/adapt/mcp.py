@@ -92,19 +92,3 @@ def gone_result(name: str, reason: str, stderr_tail: str) -> dict[str, Any]:
             ADAPTER_META: {"stderr": stderr_tail},
         },
     }
-
-
-def serve(command: list[str]) -> int:
-    """Serve MCP on stdin/stdout until the client goes; 2 when the server cannot start."""
-    import anyio
-
-    from jp_migrate.adapt.mcp_serve import Front, StartFailed
-
-    try:
-        anyio.run(Front(command).run)
-    except StartFailed as exc:
-        say(f"MCP server {command[0]!r}: {exc}")
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    return 0

@@ -336,3 +336,15 @@ def _declined(name: str, question: str) -> types.CallToolResult:
     """A question the user would not answer: the call ends, as an error the model can read."""
     text = f"Tool '{name}' needed an answer to {question!r}, which was declined."
     return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
+
+
+def serve(command: list[str]) -> int:
+    """Serve MCP on stdin/stdout until the client goes; 2 when the server cannot start."""
+    try:
+        anyio.run(Front(command).run)
+    except StartFailed as exc:
+        say(f"MCP server {command[0]!r}: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0

@@ -11,13 +11,17 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeVar
+
+from pydantic import AfterValidator, AliasChoices, ConfigDict, Field
 
 from jp_migrate.bridge.command import CommandSpec, parse_command
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.configfile import ConfigModel, NonEmpty, validated
 from jp_migrate.tomlfile import read_toml
 
 DEFAULT_STARTUP_SECS = 60  # JP's `startup_timeout_secs` default
+M = TypeVar("M", bound="JpTable")
 
 
 @dataclass(frozen=True)
@@ -82,54 +86,69 @@ class Workspace:
                 f"no MCP server [providers.mcp.{name}] configured (known: {known})", source=source
             )
         where = self.origins.get(f"server:{name}", source)
-        kind = raw.get("type", "stdio")
-        if kind != "stdio":
-            raise BridgeError(
-                f'MCP server {name!r}: only type = "stdio" is supported, not {kind!r}', source=where
-            )
-        command = raw.get("command")
-        if not isinstance(command, str) or not command:
-            raise BridgeError(
-                f"MCP server {name!r}: command must be a non-empty string", source=where
-            )
-        args = raw.get("arguments", raw.get("args", []))
-        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-            raise BridgeError(
-                f"MCP server {name!r}: arguments must be a list of strings", source=where
-            )
-        variables = raw.get("variables", raw.get("env", []))
-        if not isinstance(variables, list) or not all(isinstance(v, str) for v in variables):
-            raise BridgeError(
-                f"MCP server {name!r}: variables must be a list of strings", source=where
-            )
-        startup = raw.get("startup_timeout_secs", DEFAULT_STARTUP_SECS)
-        if not isinstance(startup, int) or isinstance(startup, bool) or startup < 0:
-            raise BridgeError(
-                f"MCP server {name!r}: startup_timeout_secs must be a whole number", source=where
-            )
+        table = _validated(ServerTable, raw, where, f"providers.mcp.{name}.")
         return McpServer(
             name,
-            command,
-            tuple(args),
-            _variables(variables),
+            table.command,
+            tuple(table.arguments),
+            _variables(table.variables),
             where,
-            float(startup) if startup else None,
+            float(table.startup_timeout_secs) if table.startup_timeout_secs else None,
         )
 
 
+class JpTable(ConfigModel):
+    """A table of JP's own config: only the keys jp-migrate runs are read, the rest
+    (a tool's summary, parameters, style, …) are JP's and left alone."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+def _stdio(kind: str) -> str:
+    if kind != "stdio":
+        raise ValueError(f'only type = "stdio" is supported, not {kind!r}')
+    return kind
+
+
+class ServerTable(JpTable):
+    """`[providers.mcp.<name>]`."""
+
+    type: Annotated[str, AfterValidator(_stdio)] = "stdio"
+    command: NonEmpty
+    arguments: list[str] = Field(
+        default_factory=list, validation_alias=AliasChoices("arguments", "args")
+    )
+    variables: list[str] = Field(
+        default_factory=list, validation_alias=AliasChoices("variables", "env")
+    )
+    startup_timeout_secs: Annotated[int, Field(ge=0)] = DEFAULT_STARTUP_SECS  # 0: no limit
+
+
+class ToolTable(JpTable):
+    """`[conversation.tools.<name>]`: where the tool comes from, and a local tool's command."""
+
+    source: str = "local"
+    command: Any = None  # a string or a table: parse_command reads it
+
+
+def _validated(model: type[M], raw: Mapping[str, Any], where: str, prefix: str) -> M:
+    return validated(
+        model, raw, lambda key, why: BridgeError(f"{key}: {why}", source=where), prefix=prefix
+    )
+
+
 def _resolve_tool(name: str, raw: Mapping[str, Any], where: str, ws: Workspace) -> ToolConfig:
-    source = raw.get("source", "local")
-    if not isinstance(source, str):
-        raise BridgeError(f"tool {name!r}: source must be a string", source=where)
+    table = _validated(ToolTable, raw, where, f"conversation.tools.{name}.")
+    source = table.source
     if source == "local" or source.startswith("local."):
-        if "command" not in raw:
-            raise BridgeError(f"tool {name!r} has no command", source=where)
+        if table.command is None:
+            raise BridgeError(f"conversation.tools.{name}.command: missing", source=where)
         remote = source.split(".", 1)[1] if "." in source else ""
         return ToolConfig(
             name,
             "local",
             where,
-            command=parse_command(raw["command"], source=where),
+            command=parse_command(table.command, source=where),
             remote_name=remote,
         )
     if source == "mcp" or source.startswith("mcp."):
@@ -167,7 +186,7 @@ def _extends(doc: Mapping[str, Any], directory: Path, path: Path) -> list[Path]:
     value = doc.get("extends", [])
     patterns = [value] if isinstance(value, str) else value
     if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
-        raise BridgeError("extends must be a string or a list of glob strings", source=str(path))
+        raise BridgeError("extends: expected a string or a list of glob strings", source=str(path))
     found: list[Path] = []
     for pattern in patterns:
         matches = (

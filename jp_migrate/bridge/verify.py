@@ -6,6 +6,9 @@ Public API (the bridge/verify interface other capabilities call):
     after = Target.from_workspace(Path("migrated-ws"), "my_tool")                # or (workspace, tool name)
     results = verify_cases(before, after, load_cases(Path("cases.jsonl")), jobs=2, timeout=30)
 
+    # several tools in one run (as `check` does): each case with its own pair of targets
+    results = verify_trials([Trial(before, after, case, index) for ...], jobs=2, timeout=30)
+
 Every case runs through the control (`before`, read by the legacy host) and the
 candidate (`after`, read by the RFD 058 host); the two normalized outcomes are
 compared with `jp_migrate.convert.compare.compare` and reported as one
@@ -16,6 +19,7 @@ observations.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -44,16 +48,22 @@ from jp_migrate.convert.compare import (
     compare,
     compare_asked,
 )
+from jp_migrate.convert.store_rules import decode_leaves
 from jp_migrate.errors import ContractError, JpMigrateError
+from jp_migrate.store.discover import Conversation, Rejected, discover
+from jp_migrate.store.load import read_events
 
 __all__ = [
     "Case",
     "Target",
+    "Trial",
     "cases_from_store",
     "load_cases",
     "scratch_roots",
+    "scratch_workspace",
     "verify_case",
     "verify_cases",
+    "verify_trials",
 ]
 
 _CASE_KEYS = ("arguments", "answers", "options")
@@ -125,59 +135,64 @@ def load_cases(path: Path, *, tool: str | None = None) -> list[Case]:
 # ── cases from a conversation store ───────────────────────────────────────────
 
 
-def _storage_root(store: Path) -> Path:
-    for candidate in (store, store / ".jp"):
-        if (candidate / "conversations").is_dir():
-            return candidate
-    if store.name == "conversations" and store.is_dir():  # the store's conversations/ itself
-        return store.parent
-    raise BridgeError(
-        "not a workspace or storage root: no conversations/ directory", source=str(store)
-    )
+def _stored_answers(events: list[Any]) -> dict[str, dict[str, Any]]:
+    """Each call's inquiry answers (`inquiry_response` ids are `<call id>.<question id>`)."""
+    answers: dict[str, dict[str, Any]] = {}
+    for event in events:
+        if isinstance(event, dict) and event.get("type") == "inquiry_response":
+            call_id, _, question = str(event.get("id", "")).rpartition(".")
+            if call_id and question:
+                answers.setdefault(call_id, {})[question] = event.get("answer")
+    return answers
 
 
-def _events_files(root: Path) -> list[Path]:
-    conversations = root / "conversations"
-    return sorted(
-        [*conversations.glob("*/events.json"), *conversations.glob(".archive/*/events.json")]
-    )
+def _stored_cases(conversation: Conversation, tool: str) -> list[Case]:
+    """A case per `tool_call_request` for `tool` in one conversation (none without events)."""
+    if not os.path.isfile(conversation.events):
+        return []  # a conversation of the messages era, or one JP never wrote: no calls to replay
+    events = read_events(conversation.events, source=conversation.shown).events
+    answers = _stored_answers(events)
+    cases: list[Case] = []
+    for event in events:
+        if (
+            not isinstance(event, dict)
+            or event.get("type") != "tool_call_request"
+            or event.get("name") != tool
+        ):
+            continue
+        arguments = decode_leaves(event.get("arguments") or {})
+        call_id = str(event.get("id", ""))
+        origin = f"{conversation.name}#{call_id}"
+        cases.append(_case({"arguments": arguments, "answers": answers.get(call_id, {})}, origin))
+    return cases
 
 
 def cases_from_store(store: Path, tool: str) -> list[Case]:
-    """A case per stored `tool_call_request` for `tool`, with its stored inquiry answers (SPEC §3)."""
-    from jp_migrate.convert.store_rules import decode_leaves
+    """A case per stored `tool_call_request` for `tool`, with its stored inquiry answers (SPEC §3).
 
-    cases: list[Case] = []
-    for path in _events_files(_storage_root(store)):
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise ContractError(
-                f"cannot read events: {exc.strerror or exc}", source=str(path)
-            ) from None
-        events = load_json(raw, source=str(path))
-        if not isinstance(events, list):
-            raise ContractError("events.json is not a JSON array", source=str(path))
-        answers: dict[str, dict[str, Any]] = {}
-        for event in events:
-            if isinstance(event, dict) and event.get("type") == "inquiry_response":
-                call_id, _, question = str(event.get("id", "")).rpartition(".")
-                if call_id and question:
-                    answers.setdefault(call_id, {})[question] = event.get("answer")
-        for event in events:
-            if (
-                not isinstance(event, dict)
-                or event.get("type") != "tool_call_request"
-                or event.get("name") != tool
-            ):
-                continue
-            arguments = decode_leaves(event.get("arguments") or {})
-            call_id = str(event.get("id", ""))
-            origin = f"{path.parent.name}#{call_id}"
-            cases.append(
-                _case({"arguments": arguments, "answers": answers.get(call_id, {})}, origin)
-            )
-    return cases
+    The store is read as `jp-migrate conversations` reads it (store.discover): a
+    workspace, a storage root or one conversation, and a workspace's user-local
+    storage (JP's RFD 031) too; a call stored in both is replayed once.
+    """
+    cases: dict[str, Case] = {}
+    for found in discover([store]):
+        if isinstance(found, Rejected):
+            if found.status == "error":
+                raise BridgeError(found.message, source=found.conversation.shown)
+            continue  # a symlink to a conversation of the same store: found by its own name
+        for case in _stored_cases(found, tool):
+            cases.setdefault(case.origin, case)
+    return list(cases.values())
+
+
+@contextmanager
+def scratch_workspace(workspace: Path) -> Iterator[Path]:
+    """A throw-away copy of `workspace` (no conversation store, no VCS data): tools run
+    there have side effects (files they write, `__pycache__`) in it, not in the user's tree."""
+    with tempfile.TemporaryDirectory(prefix="jp-migrate-verify-") as tmp:
+        copy = Path(tmp) / (workspace.name or "workspace")
+        copy_workspace(workspace, copy)
+        yield copy
 
 
 @contextmanager
@@ -351,6 +366,16 @@ def verify_case(
     )
 
 
+@dataclass(frozen=True)
+class Trial:
+    """One case and the two targets it runs through; `index` names it in the report."""
+
+    before: Target
+    after: Target
+    case: Case
+    index: int
+
+
 def verify_cases(
     before: Target,
     after: Target,
@@ -359,7 +384,16 @@ def verify_cases(
     jobs: int = 1,
     timeout: float | None = None,
 ) -> list[VerifyCase]:
-    """Every case through both targets, in case order; `jobs` cases run at once (threads: runs are processes).
+    """Every case through both targets, in case order (see `verify_trials`)."""
+    trials = [Trial(before, after, case, index) for index, case in enumerate(cases)]
+    return verify_trials(trials, jobs=jobs, timeout=timeout)
+
+
+def verify_trials(
+    trials: Sequence[Trial], *, jobs: int = 1, timeout: float | None = None
+) -> list[VerifyCase]:
+    """Every trial run and compared, in the order given; `jobs` run at once (threads: runs
+    are processes).
 
     An MCP server is started once per worker and side and kept for its later
     cases, as JP keeps a server running across calls; the control and the
@@ -369,20 +403,21 @@ def verify_cases(
     pools: list[SessionPool] = []
     lock = threading.Lock()
 
-    def one(index: int, case: Case) -> VerifyCase:
+    def one(trial: Trial) -> VerifyCase:
         sides = getattr(local, "sides", None)
         if sides is None:
             sides = local.sides = (SessionPool(), SessionPool())
             with lock:
                 pools.extend(sides)
-        return verify_case(before, after, case, index, timeout=timeout, sessions=sides)
+        return verify_case(
+            trial.before, trial.after, trial.case, trial.index, timeout=timeout, sessions=sides
+        )
 
     try:
-        if jobs <= 1 or len(cases) <= 1:
-            return [one(i, case) for i, case in enumerate(cases)]
+        if jobs <= 1 or len(trials) <= 1:
+            return [one(trial) for trial in trials]
         with ThreadPoolExecutor(max_workers=jobs) as pool_executor:
-            futures = [pool_executor.submit(one, i, case) for i, case in enumerate(cases)]
-            return stop.results(futures)
+            return stop.results([pool_executor.submit(one, trial) for trial in trials])
     finally:
         for pool in pools:
             pool.close()

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from jp_migrate.ci.config import ENCODINGS, CheckConfig, resolve_config
 from jp_migrate.commands.options import (
+    ENCODINGS,
     exclude_archived_option,
     jobs_option,
     quiet_option,
@@ -22,6 +22,7 @@ from jp_migrate.errors import JpMigrateError
 from jp_migrate.visible import line
 
 if TYPE_CHECKING:  # the run, its report models and renderers load when a check runs
+    from jp_migrate.ci.config import CheckConfig
     from jp_migrate.contract.report import Report
 
 
@@ -89,6 +90,8 @@ def build_config(
     """The config file's values, with every flag that was given taking precedence."""
     if not path.exists():
         raise JpMigrateError(f"{path}: no such file or directory")
+    from jp_migrate.ci.config import resolve_config
+
     config = resolve_config(path if path.is_dir() else path.parent, config_file)
     if not path.is_dir():  # a single tool source named on the command line is all that is checked
         config = replace(
@@ -212,7 +215,6 @@ def check(
         reports=reports,
         exclude_archived=exclude_archived,
     )
-    from jp_migrate.ci.run import run_check
     from jp_migrate.report import emit_reports, parse_spec
 
     specs = list(config.report) or ([] if quiet else ["terminal"])
@@ -222,6 +224,10 @@ def check(
         raise JpMigrateError(
             "nothing to check: the store and the tools are both disabled and no cases are configured"
         )
+    # The capabilities (libcst, the bridge) load once a check runs, not for --help or bad flags.
+    from jp_migrate.ci.run import run_check
+    from jp_migrate.rules import rule_descriptions
+
     workspace = _workspace_of(path if path.is_dir() else path.parent)
     report = run_check(config, Path.cwd(), workspace, timings=timings)
     for problem in _problems(report):
@@ -230,5 +236,5 @@ def check(
         for attention in _attention(report):
             click.echo(attention)
     sys.stdout.flush()
-    emit_reports(report, specs)
+    emit_reports(report, specs, rules=rule_descriptions())
     return report.exit_code

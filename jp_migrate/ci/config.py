@@ -28,13 +28,15 @@ file resolve against the file's directory; command-line flags override keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import AfterValidator, Field
+
+from jp_migrate.configfile import KebabModel, NonEmpty, Seconds, validated
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.seconds import is_seconds
 from jp_migrate.tomlfile import read_toml
 
 CONFIG_FILE = ".jp-migrate.toml"
@@ -94,126 +96,110 @@ class CheckConfig:
         return replace(self, **{k: v for k, v in flags.items() if v is not None})
 
 
-def _strings(where: Path, key: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise ConfigError(where, key, "expected a list of non-empty strings")
-    return tuple(value)
+def _report_spec(spec: str) -> str:
+    """A report spec as `--report` takes it, checked now (the FILE is resolved later)."""
+    from jp_migrate.report import parse_spec
+
+    try:
+        parse_spec(spec)
+    except JpMigrateError as exc:
+        raise ValueError(str(exc).removeprefix(f"--report {spec}: ")) from None
+    return spec
 
 
-def _string(where: Path, key: str, value: Any) -> str:
-    if not isinstance(value, str) or not value:
-        raise ConfigError(where, key, "expected a non-empty string")
+def _positive(value: int) -> int:
+    if value < 1:
+        raise ValueError("expected a whole number of at least 1")
     return value
 
 
-def _bool(where: Path, key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(where, key, "expected true or false")
-    return value
-
-
-def _positive_int(where: Path, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(where, key, "expected a whole number of at least 1")
-    return value
-
-
-def _rules(where: Path, key: str, value: Any) -> tuple[str, ...]:
-    """Store rule ids, or directories of rule files (those resolve against the config's directory)."""
-    return tuple(
-        str(where.parent / rule)
-        if "/" in rule or rule.startswith(".") or (where.parent / rule).is_dir()
-        else rule
-        for rule in _strings(where, key, value)
-    )
-
-
-def _reports(where: Path, key: str, value: Any) -> tuple[str, ...]:
-    """Report specs, checked now; a FILE resolves against the config's directory."""
-    from jp_migrate.report import STDOUT, parse_spec
-
-    specs = []
-    for spec in _strings(where, key, value):
-        try:
-            parsed = parse_spec(spec)
-        except JpMigrateError as exc:
-            raise ConfigError(where, key, str(exc).removeprefix(f"--report {spec}: ")) from None
-        if parsed.target != STDOUT:
-            spec = f"{parsed.fmt}={where.parent / parsed.target}"
-        specs.append(spec)
-    return tuple(specs)
-
-
-ENCODINGS = ("auto", "base64", "plain")  # StoreOptions.encoding
-
-
-def _encoding(where: Path, key: str, value: Any) -> str:
-    if value not in ENCODINGS:
-        raise ConfigError(where, key, f"{value!r} is not one of {', '.join(ENCODINGS)}")
-    return str(value)
-
-
-def _paths(where: Path, key: str, value: Any) -> tuple[Path, ...]:
-    paths = tuple(where.parent / p for p in _strings(where, key, value))
+def _some_paths(paths: list[str]) -> list[str]:
     if not paths:
-        raise ConfigError(where, key, "must name at least one path")
+        raise ValueError("must name at least one path")
     return paths
 
 
-def _verify(where: Path, key: str, value: Any) -> VerifyTargets:
-    if not isinstance(value, dict):
-        raise ConfigError(where, key, "expected a table with tool, tools, control, timeout")
-    unknown = sorted(set(value) - {"tool", "tools", "control", "timeout"})
-    if unknown:
-        raise ConfigError(
-            where, f"{key}.{unknown[0]}", "unknown key (expected tool, tools, control, timeout)"
-        )
-    timeout = value.get("timeout")
-    if timeout is not None and not is_seconds(timeout):
-        raise ConfigError(where, f"{key}.timeout", "expected a number of seconds above 0")
-    control = value.get("control", {})
-    if not isinstance(control, dict) or not all(isinstance(v, str) and v for v in control.values()):
-        raise ConfigError(where, f"{key}.control", 'expected a table of tool = "control tool"')
+Paths = Annotated[list[NonEmpty], AfterValidator(_some_paths)]
+
+
+class VerifySection(KebabModel):
+    """`[verify]`: how to run the cases (tools of the workspace's JP config)."""
+
+    tool: NonEmpty | None = None
+    tools: list[NonEmpty] | None = None
+    control: dict[str, NonEmpty] = Field(default_factory=dict)
+    timeout: Seconds | None = None
+
+
+class ConfigTable(KebabModel):
+    """The keys of a `.jp-migrate.toml` (or `[tool.jp-migrate]`), as written there."""
+
+    cases: NonEmpty | None = None
+    diff: bool | None = None
+    encoding: Literal["auto", "base64", "plain"] | None = None
+    exclude: list[NonEmpty] | None = None
+    exclude_archived: bool | None = None
+    jobs: Annotated[int, AfterValidator(_positive)] | None = None
+    paths: Paths | None = None
+    report: list[Annotated[NonEmpty, AfterValidator(_report_spec)]] | None = None
+    rules: list[NonEmpty] | None = None
+    store: bool | None = None
+    store_paths: Paths | None = None
+    tool_paths: Paths | None = None
+    tools: bool | None = None
+    verify: VerifySection | None = None
+
+
+def _rule(base: Path, rule: str) -> str:
+    """A store rule id, or a directory of rule files (resolved against the config's directory)."""
+    if "/" in rule or rule.startswith(".") or (base / rule).is_dir():
+        return str(base / rule)
+    return rule
+
+
+def _report(base: Path, spec: str) -> str:
+    """A report spec whose FILE is resolved against the config's directory."""
+    from jp_migrate.report import STDOUT, parse_spec
+
+    parsed = parse_spec(spec)
+    return spec if parsed.target == STDOUT else f"{parsed.fmt}={base / parsed.target}"
+
+
+def _verify(section: VerifySection | None) -> VerifyTargets:
+    if section is None:
+        return VerifyTargets()
     return VerifyTargets(
-        tool=_string(where, f"{key}.tool", value["tool"]) if "tool" in value else None,
-        tools=_strings(where, f"{key}.tools", value["tools"]) if "tools" in value else None,
-        control=dict(sorted(control.items())),
-        timeout=float(timeout) if timeout is not None else None,
+        tool=section.tool,
+        tools=tuple(section.tools) if section.tools is not None else None,
+        control=dict(sorted(section.control.items())),
+        timeout=section.timeout,
     )
 
 
+def _paths(base: Path, paths: list[str] | None) -> tuple[Path, ...] | None:
+    return tuple(base / p for p in paths) if paths is not None else None
+
+
 def _parse(where: Path, table: Mapping[str, Any], prefix: str) -> CheckConfig:
+    read = validated(
+        ConfigTable, table, lambda key, why: ConfigError(where, key, why), prefix=prefix
+    )
     base = where.parent
-    readers: dict[str, tuple[str, Callable[[Path, str, Any], Any]]] = {
-        "paths": ("paths", _paths),
-        "store-paths": ("store_paths", _paths),
-        "tool-paths": ("tool_paths", _paths),
-        "exclude": ("exclude", _strings),
-        "exclude-archived": ("exclude_archived", _bool),
-        "rules": ("rules", _rules),
-        "encoding": ("encoding", _encoding),
-        "cases": ("cases", lambda w, k, v: base / _string(w, k, v)),
-        "store": ("store", _bool),
-        "tools": ("tools", _bool),
-        "diff": ("diff", _bool),
-        "report": ("report", _reports),
-        "jobs": ("jobs", _positive_int),
-        "verify": ("verify", _verify),
+    values: dict[str, Any] = {
+        "paths": _paths(base, read.paths) or (base,),
+        "store_paths": _paths(base, read.store_paths),
+        "tool_paths": _paths(base, read.tool_paths),
+        "rules": tuple(_rule(base, r) for r in read.rules) if read.rules is not None else None,
+        "cases": base / read.cases if read.cases is not None else None,
+        "report": tuple(_report(base, s) for s in read.report) if read.report is not None else None,
+        "exclude": tuple(read.exclude) if read.exclude is not None else None,
+        # patterns in a file are relative to it, as in a .gitignore
+        "exclude_base": base if read.exclude is not None else None,
+        "verify": _verify(read.verify),
     }
-    values: dict[str, Any] = {}
-    for key in sorted(table):
-        if key not in readers:
-            raise ConfigError(
-                where,
-                f"{prefix}{key}",
-                f"unknown key (expected one of {', '.join(sorted(readers))})",
-            )
-        name, read = readers[key]
-        values[name] = read(where, f"{prefix}{key}", table[key])
-    values.setdefault("paths", (base,))
-    if "exclude" in values:
-        values["exclude_base"] = base  # patterns in a file are relative to it, as in a .gitignore
-    return CheckConfig(source=where, **values)
+    for name in ("diff", "encoding", "exclude_archived", "jobs", "store", "tools"):
+        values[name] = getattr(read, name)
+    return CheckConfig(source=where).override(**values)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

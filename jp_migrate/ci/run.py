@@ -1,52 +1,29 @@
 """Run the dry runs `check` is made of and gather one `Report` (no printing, no writes).
 
-Each capability is called through its public API only (store.api, codemod.api,
-bridge.verify). A capability that is missing or fails for a usage reason is a
-JpMigrateError (exit 2), never an empty section: "nothing to do" must mean
-nothing was found, not that nothing ran.
+Each capability is called through the public API a user's script would call:
+`migrate_stores` (jp_migrate.store), `migrate_tools` (jp_migrate.codemod) and
+`verify_trials` (jp_migrate.bridge.verify, through ci.verify). A capability that
+fails for a usage reason is a JpMigrateError (exit 2), never an empty section:
+"nothing to do" must mean nothing was found, not that nothing ran.
 """
 
 from __future__ import annotations
 
-import importlib
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import TypeVar
 
 from jp_migrate.ci.config import CheckConfig
+from jp_migrate.ci.paths import named, shown
+from jp_migrate.ci.verify import verify_step
+from jp_migrate.codemod import ToolsOptions, migrate_tools
 from jp_migrate.contract.report import Report, StoreFile, ToolFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.report import compute_totals
+from jp_migrate.store import StoreOptions, migrate_stores
 
 T = TypeVar("T")
-
-
-def capability(module: str, what: str) -> ModuleType:
-    """Import a capability's API module, or say plainly that it is missing."""
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):
-            raise JpMigrateError(
-                f"the {what} is not available in this installation ({module} is missing)"
-            ) from None
-        raise
-
-
-def shown(path: str, root: Path) -> str:
-    """A report path relative to the run root when it lies inside it (SARIF and CI need that)."""
-    p = Path(path)
-    absolute = p if p.is_absolute() else Path.cwd() / p
-    try:
-        relative = os.path.relpath(absolute, root)
-    except ValueError:  # another drive (Windows)
-        return path
-    if relative == ".." or relative.startswith(".." + os.sep):
-        return str(absolute) if p.is_absolute() else path
-    return Path(relative).as_posix()
 
 
 def _step(name: str, hint: str, call: Callable[[], T]) -> T:
@@ -56,15 +33,8 @@ def _step(name: str, hint: str, call: Callable[[], T]) -> T:
         raise JpMigrateError(f"{name}: {exc}{hint}") from None
 
 
-def _named(paths: tuple[Path, ...], root: Path) -> list[Path]:
-    """Paths as the capabilities should show them: relative to the run root (the current
-    directory) when inside it, so paths in diffs and reports do not depend on the checkout."""
-    return [Path(shown(str(p), root)) for p in paths]
-
-
 def store_dry_run(config: CheckConfig, root: Path) -> list[StoreFile]:
-    api = capability("jp_migrate.store.api", "store migration")
-    options = api.StoreOptions(
+    options = StoreOptions(
         check=True,
         diff=config.diff,
         encoding=config.encoding,
@@ -74,8 +44,8 @@ def store_dry_run(config: CheckConfig, root: Path) -> list[StoreFile]:
         jobs=config.jobs,
     )
     hint = " (set `store = false` in the config, or pass --no-store, to skip the store)"
-    files: list[StoreFile] = _step(
-        "store dry run", hint, lambda: api.migrate_stores(_named(config.stores, root), options)
+    files = _step(
+        "store dry run", hint, lambda: migrate_stores(named(config.stores, root), options)
     )
     # A path that names no store (not a conversation of one) is an error with the same hint.
     return [
@@ -87,8 +57,7 @@ def store_dry_run(config: CheckConfig, root: Path) -> list[StoreFile]:
 
 
 def tools_dry_run(config: CheckConfig, root: Path) -> list[ToolFile]:
-    api = capability("jp_migrate.codemod.api", "tool codemod")
-    options = api.ToolsOptions(
+    options = ToolsOptions(
         write=False,
         diff=config.diff,
         exclude=tuple(config.exclude),
@@ -96,10 +65,9 @@ def tools_dry_run(config: CheckConfig, root: Path) -> list[ToolFile]:
         jobs=config.jobs,
     )
     hint = " (set `tools = false` in the config, or pass --no-tools, to skip tool sources)"
-    files: list[ToolFile] = _step(
-        "codemod dry run", hint, lambda: api.migrate_tools(_named(config.sources, root), options)
+    return _step(
+        "codemod dry run", hint, lambda: migrate_tools(named(config.sources, root), options)
     )
-    return files
 
 
 def run_check(config: CheckConfig, root: Path, workspace: Path, *, timings: bool = False) -> Report:
@@ -124,8 +92,6 @@ def run_check(config: CheckConfig, root: Path, workspace: Path, *, timings: bool
         ]
         clock["tools"] = time.perf_counter() - started
     if config.cases is not None:
-        from jp_migrate.ci.verify import verify_step
-
         started = time.perf_counter()
         cases = verify_step(config, workspace, root)
         clock["verify"] = time.perf_counter() - started

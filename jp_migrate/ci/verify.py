@@ -15,17 +15,21 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-import tempfile
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
 
-from jp_migrate.bridge.scratch import copy_workspace
+from jp_migrate.bridge.verify import (
+    Case,
+    Target,
+    Trial,
+    load_cases,
+    scratch_workspace,
+    verify_trials,
+)
 from jp_migrate.ci.config import CheckConfig
-from jp_migrate.ci.run import capability, shown
-from jp_migrate.codemod.discover import discover
+from jp_migrate.ci.paths import shown
+from jp_migrate.codemod import ToolsOptions, discover_sources, migrate_tools
 from jp_migrate.contract.report import VerifyCase
 from jp_migrate.errors import JpMigrateError
 
@@ -45,34 +49,23 @@ def _inside(path: Path, root: Path) -> Path:
 
 
 @contextmanager
-def scratch_copy(workspace: Path) -> Iterator[Path]:
-    """A throw-away copy of `workspace` (no conversation store, no VCS data): tools run
-    there have side effects (files they write, `__pycache__`) in it, not in the user's tree."""
-    with tempfile.TemporaryDirectory(prefix="jp-migrate-check-") as tmp:
-        copy = Path(tmp) / (workspace.name or "workspace")
-        copy_workspace(workspace, copy)
-        yield copy
-
-
-@contextmanager
 def migrated_copy(config: CheckConfig, workspace: Path) -> Iterator[Path]:
     """A scratch copy of `workspace` with its tool sources rewritten by the codemod."""
-    api = capability("jp_migrate.codemod.api", "tool codemod")
-    with scratch_copy(workspace) as copy:
+    with scratch_workspace(workspace) as copy:
         # The files the tools step looks at, found in the workspace itself (its .gitignore
         # files, `exclude` from where it was written), then rewritten in the copy. A source
         # the codemod cannot read or parse stays as it is there: the tools step reports it
         # (by the user's path), and the cases still run.
         for source in config.sources:
             _inside(source, workspace)  # a source outside the workspace is an error
-        found = discover(list(config.sources), config.exclude, config.exclude_base)
+        found = discover_sources(list(config.sources), config.exclude, config.exclude_base)
         scratch = copy.parent.resolve()  # the copy itself, when $TMPDIR is in the workspace
         copies = [
             _own_file(copy / _inside(p, workspace), p)
             for p in found
             if not p.resolve().is_relative_to(scratch)
         ]
-        api.migrate_tools(copies, api.ToolsOptions(write=True))
+        migrate_tools(copies, ToolsOptions(write=True))
         yield copy
 
 
@@ -87,9 +80,9 @@ def _own_file(path: Path, original: Path) -> Path:
     return path
 
 
-def _groups(cases: Sequence[Any], default_tool: str | None) -> dict[str, list[tuple[int, Any]]]:
+def _groups(cases: Sequence[Case], default_tool: str | None) -> dict[str, list[tuple[int, Case]]]:
     """Cases by the tool they call, each with its position in the cases file."""
-    groups: dict[str, list[tuple[int, Any]]] = {}
+    groups: dict[str, list[tuple[int, Case]]] = {}
     for index, case in enumerate(cases):
         tool = case.tool or default_tool
         if tool is None:
@@ -100,28 +93,29 @@ def _groups(cases: Sequence[Any], default_tool: str | None) -> dict[str, list[tu
     return groups
 
 
+def _wanted(
+    config: CheckConfig, groups: dict[str, list[tuple[int, Case]]]
+) -> dict[str, list[tuple[int, Case]]]:
+    """The groups of the tools `[verify] tools` names (all when it names none)."""
+    wanted = config.verify.tools
+    if wanted is None:
+        return groups
+    unknown = sorted(set(wanted) - set(groups))
+    if unknown:
+        raise JpMigrateError(f"{config.cases}: no cases for [verify] tools {', '.join(unknown)}")
+    return {tool: groups[tool] for tool in wanted}
+
+
 def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[VerifyCase]:
     """Every configured case through its control and candidate, compared (bridge.verify).
 
     Cases are named by the cases file's path relative to `root` (the run root),
     so reports do not depend on where the checkout lives.
     """
-    api = capability("jp_migrate.bridge.verify", "before/after verification")
-    from jp_migrate.bridge import stop
-    from jp_migrate.bridge.target import Target
-
     assert config.cases is not None
     cases_file = Path(shown(str(config.cases), root))
     workspace = workspace.resolve()
-    groups = _groups(api.load_cases(cases_file), config.verify.tool)
-    wanted = config.verify.tools
-    if wanted is not None:
-        unknown = sorted(set(wanted) - set(groups))
-        if unknown:
-            raise JpMigrateError(
-                f"{config.cases}: no cases for [verify] tools {', '.join(unknown)}"
-            )
-        groups = {tool: groups[tool] for tool in wanted}
+    groups = _wanted(config, _groups(load_cases(cases_file), config.verify.tool))
     timeout = config.verify.timeout or DEFAULT_TIMEOUT
     with ExitStack() as stack:
         # The control runs in a copy of the workspace as it is, the candidate in a copy
@@ -132,8 +126,8 @@ def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[Verify
         copy = None
         if any(twin is None for twin in twins.values()):
             copy = stack.enter_context(migrated_copy(config, workspace))
-        plain = stack.enter_context(scratch_copy(workspace))
-        runs: list[tuple[int, Any, Any, Any]] = []  # (index in the file, control, candidate, case)
+        plain = stack.enter_context(scratch_workspace(workspace))
+        trials: list[Trial] = []
         for tool, numbered in sorted(groups.items()):
             candidate = Target.from_workspace(workspace, tool)
             twin = twins[tool]
@@ -143,14 +137,7 @@ def verify_step(config: CheckConfig, workspace: Path, root: Path) -> list[Verify
             else:
                 assert copy is not None
                 control, candidate = candidate.relocated(plain), candidate.relocated(copy)
-            runs += [(index, control, candidate, case) for index, case in numbered]
-
-        def one(run: tuple[int, Any, Any, Any]) -> VerifyCase:
-            index, control, candidate, case = run
-            result: VerifyCase = api.verify_case(control, candidate, case, index, timeout=timeout)
-            return result
-
-        # Cases of every tool share one pool: runs are processes, mostly waiting.
-        with ThreadPoolExecutor(max_workers=max(1, config.jobs)) as pool:
-            results = stop.results([pool.submit(one, run) for run in runs])
+            trials += [Trial(control, candidate, case, index) for index, case in numbered]
+        # Cases of every tool share one pool of workers, and each worker one MCP server a side.
+        results = verify_trials(trials, jobs=max(1, config.jobs), timeout=timeout)
     return sorted(results, key=lambda r: r.index)

@@ -111,12 +111,26 @@ def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
         if refused is not None:
             return ToolFile(path=shown, status="error", message=refused, sites=result.sites)
     return ToolFile(
-        path=shown, status=result.status, message=result.message, sites=result.sites, diff=diff
+        path=shown,
+        status=result.status,
+        message=result.message,
+        line=result.line,
+        column=result.column,
+        sites=result.sites,
+        diff=diff,
     )
 
 
 def _migrate_chunk(paths: list[Path], options: ToolsOptions) -> list[ToolFile]:
     return [migrate_file(p, options) for p in paths]
+
+
+def discover_sources(
+    paths: Sequence[Path], exclude: Sequence[str] = (), base: Path | None = None
+) -> list[Path]:
+    """The Python files `migrate_tools` reads under `paths` (`.gitignore` files and `exclude`
+    patterns, relative to `base`, honoured), sorted; raises for a PATH that does not exist."""
+    return discover(paths, exclude, base)
 
 
 def migrate_tools(paths: Sequence[Path], options: ToolsOptions = ToolsOptions()) -> list[ToolFile]:

@@ -137,6 +137,7 @@ def tools(
     if reports:
         from jp_migrate.contract.report import Report, ToolFile
         from jp_migrate.report import compute_totals, emit_reports
+        from jp_migrate.rules import rule_descriptions
 
         tools = [
             f
@@ -145,5 +146,9 @@ def tools(
             for f in files
         ]
         report = Report(command="tools", dry_run=not write, exit_code=code, tools=tools)
-        emit_reports(report.model_copy(update={"totals": compute_totals(report)}), reports)
+        emit_reports(
+            report.model_copy(update={"totals": compute_totals(report)}),
+            reports,
+            rules=rule_descriptions(),
+        )
     return code

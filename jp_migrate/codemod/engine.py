@@ -35,14 +35,31 @@ class SourceResult:
     sites: list[Site] = field(default_factory=list)
     output: str | None = None  # the new text, when asked for and changed
     message: str = ""
+    line: int | None = None  # where a syntax error is (1-based), when it is one
+    column: int | None = None
 
     @property
     def unhandled(self) -> bool:
         return any(s.action == "unhandled" for s in self.sites)
 
 
-def syntax_error(source: str, exc: cst.ParserSyntaxError | None = None) -> str | None:
-    """`line:col: syntax error: reason`, in CPython's words when it agrees the file is broken."""
+@dataclass(frozen=True)
+class SyntaxProblem:
+    """Where a source does not parse, and why; reads `line:col: syntax error: reason`."""
+
+    line: int
+    column: int  # 1-based; 0 when unknown
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: syntax error: {self.reason}"
+
+    def result(self) -> SourceResult:
+        return SourceResult("error", message=str(self), line=self.line, column=self.column)
+
+
+def syntax_error(source: str, exc: cst.ParserSyntaxError | None = None) -> SyntaxProblem | None:
+    """Where and why `source` does not parse, in CPython's words when it agrees it is broken."""
     try:
         ast.parse(source)
     except SyntaxError as err:
@@ -52,7 +69,7 @@ def syntax_error(source: str, exc: cst.ParserSyntaxError | None = None) -> str |
     first = (
         str(exc.message).strip().splitlines()[0] if str(exc.message).strip() else "invalid syntax"
     )
-    return f"{exc.editor_line}:{exc.editor_column}: syntax error: {first}"
+    return SyntaxProblem(exc.editor_line, exc.editor_column, first)
 
 
 def _sites(findings: list[Finding], spans: dict[int, tuple[int, int]]) -> list[Site]:
@@ -87,7 +104,7 @@ def migrate_source(source: str, *, generate: bool = True, precheck: bool = True)
     if "\0" in source:  # libcst parses it, Python refuses to compile it
         before = source[: source.index("\0")]
         line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
-        return SourceResult("error", message=f"{line}:{column}: syntax error: a null byte")
+        return SyntaxProblem(line, column, "a null byte").result()
     try:
         return _migrate_source(source, generate, precheck)
     except RecursionError:
@@ -131,11 +148,13 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
     if precheck and not may_contain_outcome(source):
         # Nothing to rewrite; the C parser still names a syntax error, at a fraction of libcst's cost.
         error = syntax_error(source)
-        return SourceResult("error", message=error) if error else SourceResult("unchanged")
+        return error.result() if error else SourceResult("unchanged")
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        return SourceResult("error", message=syntax_error(source, exc))
+        problem = syntax_error(source, exc)
+        assert problem is not None  # with libcst's error given, there is always one
+        return problem.result()
     found = scan(module)
     names = Names(module, source)
     keyed = keyed_findings(found, names.is_dict_call)
@@ -176,8 +195,8 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
     return SourceResult("migrated", sites, output)
 
 
-def compile_error(source: str) -> str | None:
-    """`line:col: syntax error: reason` when CPython refuses to compile `source` (beyond parsing)."""
+def compile_error(source: str) -> SyntaxProblem | None:
+    """Where and why CPython refuses to compile `source` (beyond parsing)."""
     try:
         compile(source, "<tool>", "exec", dont_inherit=True)
     except SyntaxError as err:
@@ -185,8 +204,8 @@ def compile_error(source: str) -> str | None:
     return None
 
 
-def _described(err: SyntaxError) -> str:
-    return f"{err.lineno}:{err.offset or 0}: syntax error: {err.msg}"
+def _described(err: SyntaxError) -> SyntaxProblem:
+    return SyntaxProblem(err.lineno or 0, err.offset or 0, err.msg)
 
 
 def _not_skipped(

@@ -23,6 +23,8 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 
 REPORT_FORMATS = "terminal, json, markdown, junit or sarif"
+# How migrated store text is written (StoreOptions.encoding).
+ENCODINGS = ("auto", "base64", "plain")
 
 report_option = click.option(
     "--report",

@@ -5,7 +5,6 @@ from pathlib import Path
 import click
 
 from jp_migrate.errors import RuleError
-from jp_migrate.rules import discover_rules, run_examples
 
 
 @click.group()
@@ -26,6 +25,8 @@ _DIR = click.option(
 @_DIR
 def list_rules(directory: Path | None) -> int:
     """List every rule: id, kind, whether it is on by default, description."""
+    from jp_migrate.rules import discover_rules  # pydantic: not for `rules --help`
+
     try:
         found = discover_rules(directory)
     except RuleError as exc:
@@ -42,6 +43,8 @@ def list_rules(directory: Path | None) -> int:
 @click.option("-v", "--verbose", is_flag=True, help="Name every example, passed or not.")
 def test_rules(directory: Path | None, verbose: bool) -> int:
     """Run every rule's examples; exit 1 when one fails."""
+    from jp_migrate.rules import discover_rules, run_examples  # pydantic: not for `rules --help`
+
     try:
         results = run_examples(discover_rules(directory))
     except RuleError as exc:

@@ -37,18 +37,21 @@ class OpenAliased(Open):
     a `"_meta": null` that was never there. This puts such a field back to unset.
     """
 
-    @model_validator(mode="after")
-    def _extras_do_not_set_fields(self) -> Any:
-        extra = self.__pydantic_extra__
-        if extra:
-            for name, info in type(self).model_fields.items():
+    @model_validator(mode="wrap")
+    @classmethod
+    def _extras_do_not_set_fields(cls, data: Any, handler: Callable[[Any], Any]) -> Any:
+        model = handler(data)
+        extra = model.__pydantic_extra__
+        if extra and isinstance(data, dict):
+            for name, info in cls.model_fields.items():
                 if (
                     name in extra
                     and info.alias not in (None, name)
-                    and getattr(self, name) == info.default
+                    and info.alias not in data  # written under its own name too: set
+                    and getattr(model, name) == info.default
                 ):
-                    self.__pydantic_fields_set__.discard(name)
-        return self
+                    model.__pydantic_fields_set__.discard(name)
+        return model
 
 
 class Closed(BaseModel):

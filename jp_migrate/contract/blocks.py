@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, JsonValue, Tag, model_validator
+from pydantic import ConfigDict, Field, JsonValue, Tag, model_validator
 
 from jp_migrate.contract._base import Open, OpenAliased, tagged
 
@@ -28,6 +28,16 @@ class Annotations(Open):
 
 class Resource(Open):
     """MCP's embedded resource, with RFD 065's optional JP extensions."""
+
+    model_config = ConfigDict(
+        json_schema_extra={  # `_text_or_blob`, for the JSON Schema
+            "description": "Exactly one of `text` or `blob` is a string.",
+            "oneOf": [
+                {"required": ["text"], "properties": {"text": {"type": "string"}}},
+                {"required": ["blob"], "properties": {"blob": {"type": "string"}}},
+            ],
+        }
+    )
 
     uri: str
     mimeType: str | None = None

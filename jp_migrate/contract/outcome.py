@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import JsonValue, Tag, model_validator
+from pydantic import ConfigDict, JsonValue, Tag, model_validator
 
 from jp_migrate.contract._base import Closed, Lenient, tagged
 
@@ -21,6 +21,8 @@ class SelectAnswer(Closed):
 
 class UnitAnswerMap(Closed):
     """serde_json also reads a unit variant written as a one-key map: `{"Boolean": null}`."""
+
+    model_config = ConfigDict(json_schema_extra={"minProperties": 1, "maxProperties": 1})
 
     Boolean: None = None
     Text: None = None

@@ -5,25 +5,40 @@ paths (`bridge run` starts a process per call and should not pay for pydantic
 when it needs none): it answers only when the models could not answer
 otherwise, and says `"models"` when they must decide. `tests/test_contract_plain.py`
 checks it against `parse.try_outcome` and `parse.read_envelope`.
+
+The Outcome's variants, fields and their order are read from the shipped
+`outcome.schema.json`, which is generated from the models: one statement of
+the shape, read here without loading pydantic.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any, Literal
 
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
 
-# Each variant's tag and fields in declaration order (jp_tool::Outcome): a sequence's order.
-OUTCOME_FIELDS = {
-    "success": ("content",),
-    "error": ("message", "trace", "transient"),
-    "needs_input": ("question",),
-}
+_OUTCOME_SCHEMA = Path(__file__).parent / "schemas" / "outcome.schema.json"
+
+
+def _outcome_shape() -> tuple[dict[str, tuple[str, ...]], tuple[str, ...], frozenset[str]]:
+    """From the shipped schema: each variant's tag and fields in declaration order (a
+    sequence's order), the question's fields, and every field name of the Outcome."""
+    schema = json.loads(_OUTCOME_SCHEMA.read_text("utf-8"))
+    defs = schema["$defs"]
+    variants: dict[str, tuple[str, ...]] = {}
+    for member in schema["oneOf"]:
+        properties = defs[member["$ref"].rpartition("/")[2]]["properties"]
+        variants[properties["type"]["const"]] = tuple(k for k in properties if k != "type")
+    names = frozenset(k for d in defs.values() for k in d.get("properties", ()))
+    return variants, tuple(defs["LegacyQuestion"]["properties"]), names
+
+
+OUTCOME_FIELDS, QUESTION_FIELDS, _FIELD_NAMES = _outcome_shape()
 OUTCOME_TAGS = tuple(OUTCOME_FIELDS)
-QUESTION_FIELDS = ("id", "text", "answer_type", "pre_amble", "default")
 
 # none: certainly not an Outcome; success/error: certainly that variant, every field
 # as read; models: only the models can tell (needs_input, or a field of the wrong type).
@@ -80,10 +95,7 @@ def text_envelope(obj: Any) -> tuple[list[str], bool] | None:
 
 
 # Where a key of a struct serde derives could stand (a quote, the name, a quote, a colon).
-_KNOWN_KEY = re.compile(
-    r'"(type|content|message|trace|transient|question|id|text|answer_type|pre_amble|default'
-    r'|Select|options|Boolean|Text)"\s*:'
-)
+_KNOWN_KEY = re.compile(r'"(' + "|".join(sorted(map(re.escape, _FIELD_NAMES))) + r')"\s*:')
 
 
 def outcome_view(obj: Any, text: str) -> Any:

@@ -62,6 +62,9 @@ class ToolFile(Closed):
     path: str
     status: FileStatus
     message: str = ""
+    # Where a source that does not parse breaks (1-based; column 0: unknown); absent otherwise.
+    line: JsonInt | None = None
+    column: JsonInt | None = None
     sites: list[Site] = Field(default_factory=list)
     diff: str | None = None
 

@@ -10,10 +10,9 @@ totals), so all formats agree on the counts and repeat byte for byte.
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from jp_migrate.contract.report import Report
@@ -28,6 +27,7 @@ from jp_migrate.report.totals import compute_totals, normalize
 
 __all__ = [
     "FORMATS",
+    "Extras",
     "ReportSpec",
     "case_label",
     "compute_totals",
@@ -40,43 +40,38 @@ __all__ = [
 STDOUT = "-"
 
 
-def _terminal(report: Report, color: bool | None) -> str:
-    return render_terminal(report, color=color)
+@dataclass(frozen=True)
+class Extras:
+    """What a renderer prints beside the report: colour (terminal) and rule descriptions (SARIF)."""
+
+    color: bool | None = None  # None: decide from stdout
+    rules: Mapping[str, str] = field(default_factory=dict)  # rule id -> one-line description
 
 
-def _plain(render: Callable[[Report], str]) -> Callable[[Report, bool | None], str]:
-    return lambda report, _color: render(report)
-
-
-@functools.cache
-def _rule_descriptions() -> dict[str, str]:
-    """The shipped rules' one-line descriptions, for SARIF's rule descriptors."""
-    from jp_migrate.rules.loader import discover_rules
-
-    return {rule.id: rule.description for rule in discover_rules()}
-
-
-def _sarif(report: Report, _color: bool | None) -> str:
-    return render_sarif(report, descriptions=_rule_descriptions())
-
-
-FORMATS: dict[str, Callable[[Report, bool | None], str]] = {
-    "json": _plain(render_json),
-    "junit": _plain(render_junit),
-    "markdown": _plain(render_markdown),
-    "sarif": _sarif,
-    "terminal": _terminal,
+FORMATS: dict[str, Callable[[Report, Extras], str]] = {
+    "json": lambda report, _: render_json(report),
+    "junit": lambda report, _: render_junit(report),
+    "markdown": lambda report, _: render_markdown(report),
+    "sarif": lambda report, extras: render_sarif(report, rules=extras.rules),
+    "terminal": lambda report, extras: render_terminal(report, color=extras.color),
 }
 
 
-def render_report(report: Report, fmt: str, *, color: bool | None = None) -> str:
-    """The report as text in `fmt`; `color` only matters to `terminal` (None: decide from stdout)."""
+def render_report(
+    report: Report,
+    fmt: str,
+    *,
+    color: bool | None = None,
+    rules: Mapping[str, str] | None = None,
+) -> str:
+    """The report as text in `fmt`; `color` only matters to `terminal` (None: decide from
+    stdout), `rules` (id -> description, for SARIF's rule descriptors) only to `sarif`."""
     renderer = FORMATS.get(fmt)
     if renderer is None:
         raise JpMigrateError(
             f"unknown report format {fmt!r} (choose from {', '.join(sorted(FORMATS))})"
         )
-    return renderer(report, color)
+    return renderer(report, Extras(color, rules or {}))
 
 
 @dataclass(frozen=True)
@@ -98,15 +93,22 @@ def parse_spec(spec: str) -> ReportSpec:
     return ReportSpec(fmt, target if sep else STDOUT)
 
 
-def emit_reports(report: Report, specs: Sequence[str]) -> None:
-    """Write the report once per spec. Every spec is checked before anything is written."""
+def emit_reports(
+    report: Report, specs: Sequence[str], *, rules: Mapping[str, str] | None = None
+) -> None:
+    """Write the report once per spec. Every spec is checked before anything is written.
+
+    `rules` maps rule ids to their one-line descriptions (SARIF's rule descriptors).
+    """
     parsed = [parse_spec(spec) for spec in specs]
     for spec in parsed:
         if spec.target == STDOUT:
-            sys.stdout.write(render_report(report, spec.fmt, color=wants_color(sys.stdout)))
+            sys.stdout.write(
+                render_report(report, spec.fmt, color=wants_color(sys.stdout), rules=rules)
+            )
             sys.stdout.flush()
             continue
-        text = render_report(report, spec.fmt, color=False)
+        text = render_report(report, spec.fmt, color=False, rules=rules)
         path = Path(spec.target)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,6 @@ report's paths already are, so uploads from any checkout line up.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
@@ -27,7 +26,6 @@ _BUILTIN_RULES: dict[str, str] = {
     STORE_ERROR: "A conversation store file could not be read or migrated.",
     TOOL_ERROR: "A tool source could not be parsed or rewritten.",
 }
-_POSITION = re.compile(r"(\d+):(\d+): ")
 _UNHANDLED = "The codemod found a legacy Outcome it cannot rewrite safely; migrate it by hand."
 
 
@@ -65,12 +63,15 @@ def sarif_results(report: Report) -> list[dict[str, Any]]:
             )
     for t in report.tools or []:
         if t.status == "error":
-            # A syntax error's message starts with its `line:col:` (codemod.engine).
-            at = _POSITION.match(t.message or "")
-            line, column = (int(at[1]), int(at[2]) or None) if at else (1, None)
+            # A syntax error is anchored at its position, any other error at line 1.
             results.append(
                 _result(
-                    TOOL_ERROR, "error", t.message or "tool source in error", t.path, line, column
+                    TOOL_ERROR,
+                    "error",
+                    t.message or "tool source in error",
+                    t.path,
+                    t.line or 1,
+                    t.column or None,
                 )
             )
         for s in t.sites:
@@ -90,12 +91,12 @@ def _rule(rule_id: str, level: str, descriptions: Mapping[str, str]) -> dict[str
     }
 
 
-def render_sarif(report: Report, *, descriptions: Mapping[str, str] | None = None) -> str:
-    """The SARIF log as pretty JSON; `descriptions` maps rule ids to their one-line description."""
+def render_sarif(report: Report, *, rules: Mapping[str, str] | None = None) -> str:
+    """The SARIF log as pretty JSON; `rules` maps rule ids to their one-line description."""
     results = sarif_results(normalize(report))
     levels = {r["ruleId"]: r["level"] for r in results}
-    rules = [_rule(rule_id, levels[rule_id], descriptions or {}) for rule_id in sorted(levels)]
-    index = {rule["id"]: i for i, rule in enumerate(rules)}
+    descriptors = [_rule(rule_id, levels[rule_id], rules or {}) for rule_id in sorted(levels)]
+    index = {rule["id"]: i for i, rule in enumerate(descriptors)}
     for r in results:
         r["ruleIndex"] = index[r["ruleId"]]
     log = {
@@ -103,7 +104,9 @@ def render_sarif(report: Report, *, descriptions: Mapping[str, str] | None = Non
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "jp-migrate", "version": __version__, "rules": rules}},
+                "tool": {
+                    "driver": {"name": "jp-migrate", "version": __version__, "rules": descriptors}
+                },
                 "columnKind": "unicodeCodePoints",
                 "results": results,
             }

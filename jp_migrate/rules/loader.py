@@ -10,39 +10,69 @@ expected `output` or the `reports` it must make. Tables under `match` and
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from pydantic import AfterValidator, Field, PrivateAttr, field_validator, model_validator
+
+from jp_migrate.configfile import ConfigModel, NonEmpty, validated
 from jp_migrate.errors import RuleError
 from jp_migrate.tomlfile import read_toml
 
 RuleKind = Literal["store", "codemod"]
 _ID = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
-_TOP_KEYS = {"id", "description", "kind", "match", "produce", "enabled_by_default", "examples"}
-_EXAMPLE_KEYS = {"name", "input", "output", "reports"}
 
 
-@dataclass(frozen=True)
-class Example:
-    name: str
+def _as_tuple(cls: type, value: Any) -> Any:
+    """A TOML array as the tuple it is kept as (strict mode takes a tuple only as a tuple)."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+class Example(ConfigModel):
+    """`[[examples]]`: an `input` and the `output` it becomes or the `reports` it makes."""
+
+    name: str = ""  # "example N" when the file gives none
     input: str
-    output: str | None
+    output: str | None = None
     reports: tuple[str, ...] = ()
 
+    _array = field_validator("reports", mode="before")(_as_tuple)
 
-@dataclass(frozen=True)
-class Rule:
-    id: str
-    description: str
+    @model_validator(mode="after")
+    def _makes_something(self) -> Example:
+        if self.output is None and not self.reports:
+            raise ValueError("an example needs an `output` or `reports`")
+        return self
+
+
+def _some(examples: tuple[Example, ...]) -> tuple[Example, ...]:
+    if not examples:
+        raise ValueError("a rule needs at least one [[examples]] entry")
+    return tuple(
+        e if e.name else e.model_copy(update={"name": f"example {i + 1}"})
+        for i, e in enumerate(examples)
+    )
+
+
+class Rule(ConfigModel):
+    """A rule file's contents; `path` is the file it was read from."""
+
+    id: NonEmpty
+    description: NonEmpty
     kind: RuleKind
     match: dict[str, Any]
     produce: dict[str, Any]
-    examples: tuple[Example, ...]
-    path: Path
     enabled_by_default: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    examples: Annotated[tuple[Example, ...], AfterValidator(_some)] = Field(
+        default=(), validate_default=True
+    )
+    _path: Path = PrivateAttr(default=Path())
+    _array = field_validator("examples", mode="before")(_as_tuple)
+
+    @property
+    def path(self) -> Path:
+        return self._path
 
 
 def rules_dir() -> Path:
@@ -53,89 +83,16 @@ def rules_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "rules"
 
 
-def _require(data: dict[str, Any], key: str, kind: type, path: str) -> Any:
-    if key not in data:
-        raise RuleError(path, key, "missing")
-    value = data[key]
-    if kind is dict and not isinstance(value, dict):
-        raise RuleError(path, key, f"expected a table, got {_toml_type(value)}")
-    if kind is str and not (isinstance(value, str) and value.strip()):
-        got = "an empty string" if isinstance(value, str) else _toml_type(value)
-        raise RuleError(path, key, f"expected a non-empty string, got {got}")
-    return value
-
-
-def _toml_type(value: Any) -> str:
-    """A TOML value's type in TOML's words, for error messages."""
-    names = {
-        bool: "a boolean",
-        int: "an integer",
-        float: "a float",
-        str: "a string",
-        list: "an array",
-        dict: "a table",
-    }
-    return next(
-        (name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__
-    )
-
-
-def _example(raw: Any, index: int, path: str) -> Example:
-    key = f"examples[{index}]"
-    if not isinstance(raw, dict):
-        raise RuleError(path, key, "expected a table")
-    unknown = sorted(set(raw) - _EXAMPLE_KEYS)
-    if unknown:
-        raise RuleError(path, f"{key}.{unknown[0]}", "unknown key")
-    if "input" not in raw:
-        raise RuleError(path, f"{key}.input", "missing")
-    source = raw["input"]
-    if not isinstance(source, str):
-        raise RuleError(path, f"{key}.input", f"expected a string, got {_toml_type(source)}")
-    output = raw.get("output")
-    reports = raw.get("reports", [])
-    if output is not None and not isinstance(output, str):
-        raise RuleError(path, f"{key}.output", "expected a string")
-    if not isinstance(reports, list) or not all(isinstance(r, str) for r in reports):
-        raise RuleError(path, f"{key}.reports", "expected a list of strings")
-    if output is None and not reports:
-        raise RuleError(path, key, "an example needs an `output` or `reports`")
-    name = raw.get("name", f"example {index + 1}")
-    if not isinstance(name, str):
-        raise RuleError(path, f"{key}.name", "expected a string")
-    return Example(name, source, output, tuple(reports))
-
-
 def load_rule(path: Path) -> Rule:
     where = str(path)
     data = read_toml(path, lambda reason: RuleError(where, "", reason))
-    unknown = sorted(set(data) - _TOP_KEYS)
-    if unknown:
-        raise RuleError(where, unknown[0], "unknown key")
-    rule_id = _require(data, "id", str, where)
-    if not _ID.fullmatch(rule_id):
-        raise RuleError(where, "id", f"{rule_id!r} is not kebab-case")
-    if rule_id != path.stem:
-        raise RuleError(where, "id", f"{rule_id!r} must match the file name {path.stem!r}")
-    kind = _require(data, "kind", str, where)
-    if kind not in ("store", "codemod"):
-        raise RuleError(where, "kind", f"{kind!r} is not one of store, codemod")
-    enabled = data.get("enabled_by_default", False)
-    if not isinstance(enabled, bool):
-        raise RuleError(where, "enabled_by_default", "expected a boolean")
-    examples = data.get("examples")
-    if not isinstance(examples, list) or not examples:
-        raise RuleError(where, "examples", "a rule needs at least one [[examples]] entry")
-    return Rule(
-        id=rule_id,
-        description=_require(data, "description", str, where),
-        kind=kind,
-        match=_require(data, "match", dict, where),
-        produce=_require(data, "produce", dict, where),
-        examples=tuple(_example(raw, i, where) for i, raw in enumerate(examples)),
-        path=path,
-        enabled_by_default=enabled,
-    )
+    rule = validated(Rule, data, lambda key, why: RuleError(where, key, why))
+    if not _ID.fullmatch(rule.id):
+        raise RuleError(where, "id", f"{rule.id!r} is not kebab-case")
+    if rule.id != path.stem:
+        raise RuleError(where, "id", f"{rule.id!r} must match the file name {path.stem!r}")
+    rule._path = path
+    return rule
 
 
 def discover_rules(directory: Path | None = None, *, kind: RuleKind | None = None) -> list[Rule]:
@@ -150,3 +107,8 @@ def discover_rules(directory: Path | None = None, *, kind: RuleKind | None = Non
             raise RuleError(str(rule.path), "id", f"{rule.id!r} is also defined in {seen[rule.id]}")
         seen[rule.id] = rule.path
     return sorted((r for r in rules if kind is None or r.kind == kind), key=lambda r: r.id)
+
+
+def rule_descriptions(directory: Path | None = None) -> dict[str, str]:
+    """Each rule's one-line description by id (default: the shipped rules), for reports."""
+    return {rule.id: rule.description for rule in discover_rules(directory)}

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import click
 
 from jp_migrate.commands.options import (
+    ENCODINGS,
     exclude_archived_option,
     exclude_user_local_option,
     given_paths,
@@ -264,7 +265,7 @@ def _finish(
 @hidden_alias("--verify", "integrity_alias")
 @click.option(
     "--encoding",
-    type=click.Choice(["auto", "base64", "plain"]),
+    type=click.Choice(ENCODINGS),
     default="auto",
     show_default=True,
     help="How migrated text is stored: base64 (as JP writes it), plain, or auto (as each "

@@ -1,8 +1,8 @@
 """The shipped JSON Schemas (draft 2020-12): one file per document kind.
 
-The files are built from `_source.py` (and the report schema from the pydantic
-`Report` model) by `python -m jp_migrate.contract.schemas`; a test checks they
-are current, another that models and schemas accept and reject the same documents.
+The files are generated from the pydantic models (`build.py`) by
+`python -m jp_migrate.contract.schemas`; a test checks they are current, another
+that models and schemas accept and reject the same documents.
 """
 
 from __future__ import annotations

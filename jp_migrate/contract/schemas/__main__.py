@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from jp_migrate.contract.schemas._source import all_schemas
+from jp_migrate.contract.schemas.build import all_schemas
 
 here = Path(__file__).parent
 for name, schema in all_schemas().items():
