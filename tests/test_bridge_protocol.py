@@ -184,7 +184,8 @@ def test_elicitation_form_properties_become_questions() -> None:
     )
     assert [(q.id, q.text, q.schema_, q.default) for q in questions] == [
         ("confirm", "Delete x?", {"type": "boolean"}, None),
-        ("b.confirm", "Details Why", {"type": "string", "title": "Why", "default": "n/a"}, "n/a"),
+        # The default is the question's, not part of the answer's schema (as a question block).
+        ("b.confirm", "Details Why", {"type": "string", "title": "Why"}, "n/a"),
         ("n", "Details", {"type": "integer"}, None),
     ]
     assert keys == {"confirm": ("a", "confirm"), "b.confirm": ("b", "confirm"), "n": ("b", "n")}
