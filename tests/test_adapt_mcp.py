@@ -318,3 +318,34 @@ def _running(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_pipe_lines_and_writer() -> None:
+    """The adapter's stdio without threads: lines split anywhere (a UTF-8 character too),
+    a last line without its newline, and whole writes."""
+    from jp_migrate.adapt.pipes import PipeLines, PipeWriter
+
+    async def scenario() -> list[str]:
+        read, write = os.pipe()
+        lines = PipeLines(read)
+        writer = PipeWriter(write)
+        got: list[str] = []
+
+        async def feed() -> None:
+            head = '{"a": "Zoë 🌱"}\n{"b": 2}\n'.encode()
+            for start in range(0, len(head), 7):  # 🌱 split across two writes
+                os.write(write, head[start : start + 7])
+                await anyio.sleep(0.01)
+            # More than a pipe holds: written in parts as the reader makes room.
+            await writer.write("x" * 200_000 + "\nlast")
+            os.close(write)
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(feed)
+            async for line in lines:
+                got.append(line)
+        os.close(read)
+        return got
+
+    got = anyio.run(scenario)
+    assert got == ['{"a": "Zoë 🌱"}\n', '{"b": 2}\n', "x" * 200_000 + "\n", "last"]
