@@ -99,3 +99,20 @@ def test_paths_inside_the_working_directory_are_shown_relative(
 )
 def test_wrap_path_breaks_after_a_slash(path: str, width: int, lines: list[str]) -> None:
     assert wrap_path(path, width).split("\n") == lines
+
+
+def test_a_verify_report_gives_its_message_room_and_speaks_only_of_cases() -> None:
+    from jp_migrate.contract.report import VerifyCase
+
+    case = VerifyCase(
+        index=1,
+        verdict="mismatch",
+        differences=["content"],
+        message="content: 'Hello, Ada!' → 'Hi, Ada!'",
+        inputs={"case": "/tmp/pytest-of-someone/pytest-1/test_a_long_name0/ws/cases.jsonl:1 (greet)"},
+    )
+    report = Report(command="verify", exit_code=1, verify=[case])
+    report.totals = compute_totals(report)
+    text = render_terminal(report, color=False, width=100)
+    assert "content: 'Hello, Ada!' → 'Hi, Ada!'" in text  # on one line
+    assert text.splitlines()[-1] == "jp-migrate verify: 1 verify case, 1 mismatch"

@@ -35,7 +35,7 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) ->
     help="Kill the tool (its process group) after S seconds.",
 )
 @click.option(
-    "--mcp", "mcp", is_flag=True, help="Serve MCP over stdio in front of a D31 --jp server."
+    "--mcp", "mcp", is_flag=True, help="Serve MCP over stdio in front of an MCP server speaking the legacy protocol (--jp)."
 )
 @click.option(
     "--config",
@@ -89,8 +89,9 @@ def adapt(
                      [--check | --diff] [--undo] [--force]
 
     CMD runs with this process's stdin, environment and working directory; its
-    exit status is adapt's. Its Outcome becomes the envelope SPEC §2 maps it
-    to, an envelope it printed passes through unchanged, and a failure shown
+    exit status is adapt's. Its Outcome becomes the envelope that shows the new
+    host what the old one showed, an envelope it printed passes through
+    unchanged, and a failure shown
     only by its exit status becomes an isError result with the legacy host's
     text (details under _meta).
 

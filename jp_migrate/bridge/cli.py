@@ -78,7 +78,7 @@ def _warn(warnings: list[str]) -> None:
 
 @click.group()
 def bridge() -> None:
-    """Run JP tools (local or MCP) the way JP runs them, under either protocol."""
+    """Run JP tools (local or MCP) the way JP runs them, and show their results."""
 
 
 @bridge.command("run")
@@ -109,7 +109,8 @@ def bridge() -> None:
     type=click.Choice(HOST_MODES),
     default="auto",
     show_default=True,
-    help="How to read the output: legacy (Outcome/D31), blocks (RFD 058), raw, or auto-detect.",
+    help="How to read the tool's output: legacy (an Outcome), blocks (RFD 058), raw (plain "
+    "text), or auto (tell from the output).",
 )
 @click.option(
     "--command",
@@ -119,7 +120,12 @@ def bridge() -> None:
 )
 @click.option("--name", help="The tool name for --command (tool.name in the template).")
 @_TIMEOUT
-@click.option("--json", "as_json", is_flag=True, help="Print the normalized outcome as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the result as JSON (text, status, is_error, questions), as `verify` compares it.",
+)
 @click.option("--no-input", is_flag=True, help="Never prompt, even on a terminal.")
 def run(
     tool: str | None,
@@ -134,7 +140,7 @@ def run(
     as_json: bool,
     no_input: bool,
 ) -> int:
-    """Run TOOL from the workspace config (or --command TEMPLATE) and print its normalized outcome.
+    """Run TOOL from the workspace's JP config (or --command TEMPLATE) and print its result.
 
     The tool runs the way JP runs it: its command rendered with the tool
     context, in the workspace root (MCP tools through their configured server).

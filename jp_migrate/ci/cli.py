@@ -139,7 +139,8 @@ def _workspace_of(directory: Path) -> Path:
     "--encoding",
     type=click.Choice(ENCODINGS),
     default=None,
-    help="Encoding of migrated store payloads; auto mirrors each event's source.  "
+    help="How migrated text is stored: base64, plain, or auto (as each original event "
+    "stored it).  "
     "[default: the config's, else auto]",
 )
 @click.option(

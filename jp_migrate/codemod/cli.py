@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from jp_migrate.codemod.api import ToolsOptions, migrate_tools
-from jp_migrate.codemod.sites import format_site
 from jp_migrate.commands.options import (
     given_paths,
     jobs_option,
@@ -21,11 +20,14 @@ from jp_migrate.commands.options import (
     quiet_option,
     report_option,
 )
-from jp_migrate.contract.report import Report, ToolFile
 from jp_migrate.visible import line
 
+if TYPE_CHECKING:  # the codemod (libcst) and the report models load only when a file needs them
+    from jp_migrate.codemod.quick import QuickFile
+    from jp_migrate.contract.report import ToolFile
 
-def exit_code(files: Sequence[ToolFile], *, write: bool) -> int:
+
+def exit_code(files: Sequence[ToolFile | QuickFile], *, write: bool) -> int:
     if any(f.status == "error" for f in files):
         return 2
     if any(s.action == "unhandled" for f in files for s in f.sites):
@@ -39,7 +41,7 @@ def _stdout_taken(reports: Sequence[str]) -> bool:
     return any("=" not in spec or spec.endswith("=-") for spec in reports)
 
 
-def _summary(files: Sequence[ToolFile], *, write: bool) -> str:
+def _summary(files: Sequence[ToolFile | QuickFile], *, write: bool) -> str:
     changed = sum(f.status == "migrated" for f in files)
     unhandled = sum(any(s.action == "unhandled" for s in f.sites) for f in files)
     errors = sum(f.status == "error" for f in files)
@@ -89,8 +91,9 @@ def tools(
     reports: tuple[str, ...],
     quiet: bool,
 ) -> int:
-    """Rewrite Python tools under PATH... (default: .) that print a legacy Outcome.
+    """Rewrite the Python tools under PATH... (default: .) that print a legacy Outcome.
 
+    They then print RFD 058 content blocks that say the same.
     Files and directories (.gitignore honoured). Every site is printed as
     `path:line:col: rule-id: reason`; a file with an unhandled site is left as
     it is. `# jp-migrate: skip` on a line skips that site, in the file's first
@@ -108,15 +111,25 @@ def tools(
     if dry_run and check:
         raise click.UsageError("choose one of --dry-run, --check")
     write = not (check or diff or dry_run)
-    files = migrate_tools(
-        given_paths(paths), ToolsOptions(write=write, diff=diff, exclude=exclude, jobs=jobs)
+    from jp_migrate.codemod.quick import quick_verdicts
+
+    files: Sequence[ToolFile | QuickFile] | None = (
+        None if reports else quick_verdicts(given_paths(paths), exclude)
     )
+    if files is None:
+        from jp_migrate.codemod.api import ToolsOptions, migrate_tools
+
+        files = migrate_tools(
+            given_paths(paths), ToolsOptions(write=write, diff=diff, exclude=exclude, jobs=jobs)
+        )
     to_err = _stdout_taken(reports)
     for f in files:
         if f.status == "error":
             click.echo(line(f"error: {f.path}: {f.message}"), err=True)
         for site in f.sites:
             if site.action == "unhandled" or not quiet:
+                from jp_migrate.codemod.sites import format_site
+
                 click.echo(format_site(f.path, site), err=to_err)
         if f.diff:
             click.echo(f.diff, nl=False, err=to_err)
@@ -124,8 +137,9 @@ def tools(
     if not quiet:
         click.echo(_summary(files, write=write), err=True)
     if reports:
+        from jp_migrate.contract.report import Report
         from jp_migrate.report import compute_totals, emit_reports
 
-        report = Report(command="tools", dry_run=not write, exit_code=code, tools=files)
+        report = Report(command="tools", dry_run=not write, exit_code=code, tools=list(files))
         emit_reports(report.model_copy(update={"totals": compute_totals(report)}), reports)
     return code

@@ -74,6 +74,7 @@ Row = tuple[str, list[str | Text]]  # (status or verdict label, the cells after 
 NARROW = 60  # columns; below this a table cannot hold a path: one line per row instead
 FREE_TEXT = ("Message", "Differences")  # columns that wrap at their spaces
 FREE_MIN = 16  # columns a free-text column keeps beside a long path
+FREE_WANT = 60  # columns a free-text column is given, when there is room, before it wraps
 
 
 def _blank(cell: str | Text) -> bool:
@@ -168,16 +169,29 @@ def _section(
     )
     overhead = 3 * len(shown) + 1  # a rule between columns and at each edge, a space each side
     longest = max([len(columns[0]), *(len(str(cells[0])) for _, cells in rows)])
-    name_width = max(12, min(longest, console.width - overhead - fixed))
+    available = console.width - overhead - fixed + sum(
+        min(w, FREE_MIN) for name, w in widths.items() if name in FREE_TEXT
+    )
+    free_want = sum(min(w, FREE_WANT) for name, w in widths.items() if name in FREE_TEXT)
+    # The names first when all fits; else they share with the free text, half each at worst.
+    room = max(available - free_want, available // 2) if free_want else available
+    # ... and never so narrow that a name (a path component) must break, while the free
+    # text keeps FREE_MIN each.
+    component = max(len(part) for _, cells in rows for part in re.split(r"(?<=/)", str(cells[0])))
+    floor = min(component, console.width - overhead - fixed)
+    target = max(12, floor, min(longest, room))
+    names = [wrap_path(str(cells[0]), target) for _, cells in rows]
+    # As wide as the widest line the names broke into: what is left goes to the free text.
+    name_width = max([len(columns[0]), *(len(part) for n in names for part in n.split("\n"))])
     table = Table(title=title, title_justify="left", expand=False)
     table.add_column(columns[0], width=name_width, no_wrap=True)
     table.add_column(columns[1], no_wrap=True)
     for name in shown[2:]:
         table.add_column(name, overflow="fold", no_wrap=name not in FREE_TEXT)
-    for label, cells in rows:
+    for (label, cells), wrapped in zip(rows, names, strict=True):
         # A str cell would be read as rich markup: a case named `[/usr/bin]` is text.
         plain = [c if isinstance(c, Text) else Text(c) for c in cells]
-        name = Text(wrap_path(plain[0].plain, name_width), style=plain[0].style)
+        name = Text(wrapped, style=plain[0].style)
         table.add_row(name, _status(label), *(plain[index] for index in keep[1:]))
     console.print(table)
 
@@ -266,7 +280,11 @@ def render_terminal(report: Report, *, color: bool | None = None, width: int | N
         _section(console, "Verification", columns, _verify_rows(report.verify), "match")
         for c in report.verify:
             if c.verdict in ("mismatch", "error") and c.inputs:
-                console.print(Text(f"case {c.index} inputs: ", style="bold"), Text(str(c.inputs)))
+                console.print(
+                    Text(f"case {c.index} inputs: ", style="bold"),
+                    Text(str(c.inputs)),
+                    soft_wrap=True,
+                )
     bad = report.totals.errors or report.totals.mismatches or report.totals.unhandled_sites
     summary_style = (
         "bold red" if bad else ("bold yellow" if report.totals.changed else "bold green")

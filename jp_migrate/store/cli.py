@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -28,11 +29,12 @@ from jp_migrate.commands.options import (
     rule_options,
     timings_option,
 )
-from jp_migrate.contract.report import Report, StoreFile
 from jp_migrate.errors import InterruptReported
-from jp_migrate.store.api import Progress, StoreOptions, run_stores
-from jp_migrate.store.rollback import RollbackOptions, rollback_stores
 from jp_migrate.visible import line
+
+if TYPE_CHECKING:  # the store and the report models load only when a run needs them
+    from jp_migrate.contract.report import Report, StoreFile
+    from jp_migrate.store.api import Progress, StoreOptions
 
 PROGRESS_MIN = 20  # conversations; shorter runs finish before a bar is worth drawing
 
@@ -45,6 +47,15 @@ def exit_code(files: Sequence[StoreFile], *, check: bool = False, verify: bool =
     if check and any(f.status == "migrated" for f in files):
         return 1
     return 0
+
+
+def _check_specs(reports: Sequence[str]) -> None:
+    """A bad --report is a usage error before anything runs (the report layer loads only then)."""
+    if reports:
+        from jp_migrate.report import parse_spec
+
+        for spec in reports:
+            parse_spec(spec)
 
 
 def _stdout_taken(reports: Sequence[str]) -> bool:
@@ -118,8 +129,23 @@ def _report_interrupt(
     )
 
 
+NOTHING = "no conversations found"
+
+
+def _nothing_under(paths: list[Path], *, exclude_archived: bool, user_local: bool) -> bool:
+    """No conversation and no bad PATH: nothing to do, known from directory listings alone
+    (a pre-commit hook in a repository without conversations pays for nothing more)."""
+    from jp_migrate.store.discover import discover
+
+    errors: list[tuple[Path, str]] = []
+    found = discover(paths, exclude_archived=exclude_archived, user_local=user_local, errors=errors)
+    return not found and not errors
+
+
 def _integrity_summary(files: Sequence[StoreFile]) -> str:
     """What --check-integrity found; errors and skipped files named too (they make exit 2)."""
+    if not files:
+        return NOTHING
     problems = sum(1 for f in files if f.problems)
     failed = sum(1 for f in files if f.status == "error" and not f.problems)
     skipped = sum(1 for f in files if f.status == "skipped")
@@ -132,6 +158,8 @@ def _integrity_summary(files: Sequence[StoreFile]) -> str:
 
 
 def _summary(files: Sequence[StoreFile], *, wrote: bool) -> str:
+    if not files:
+        return NOTHING
     counts = {
         s: sum(1 for f in files if f.status == s)
         for s in ("migrated", "unchanged", "error", "skipped")
@@ -181,6 +209,7 @@ def _report(
     code: int,
     timings: dict[str, float] | None,
 ) -> Report:
+    from jp_migrate.contract.report import Report
     from jp_migrate.report import compute_totals
 
     report = Report(command=command, dry_run=dry_run, exit_code=code, store=files, timings=timings)
@@ -232,7 +261,8 @@ def _finish(
     type=click.Choice(["auto", "base64", "plain"]),
     default="auto",
     show_default=True,
-    help="Encoding of written payloads; auto mirrors each event's source.",
+    help="How migrated text is stored: base64 (as JP writes it), plain, or auto (as each "
+    "original event stored it).",
 )
 @click.option(
     "--no-backup", is_flag=True, help="Do not keep the original files under .jp-migrate/."
@@ -268,7 +298,10 @@ def conversations(
     timings: bool,
     quiet: bool,
 ) -> int:
-    """Migrate the legacy tool responses in the conversation stores under PATH... (default: .).
+    """Migrate the legacy tool responses stored in the conversations under PATH... (default: .).
+
+    Each legacy response (an Outcome) becomes RFD 058 content blocks, saying
+    exactly what it said before.
 
     PATH is a workspace (with .jp/; JP's user-local storage of it included), a
     storage root (the directory holding conversations/, or conversations/
@@ -279,16 +312,20 @@ def conversations(
     would change or --check-integrity found a problem, 2 a file or PATH could
     not be handled (the rest was still done).
     """
-    from jp_migrate.report import parse_spec
-
-    for spec in reports:
-        parse_spec(spec)  # a bad --report is a usage error before anything runs
+    _check_specs(reports)
     verify = integrity or integrity_alias
     if sum((check, verify, dry_run)) > 1:
         raise click.UsageError("choose one of --dry-run, --check, --check-integrity")
     # As in ruff and `jp-migrate tools`: --diff never writes, and says by its exit code
     # whether anything would change (unless --dry-run asks for 0).
     check = check or (diff and not dry_run and not verify)
+    if not (reports or rule_dirs or rule_ids or shard) and _nothing_under(
+        given_paths(paths), exclude_archived=bool(exclude_archived), user_local=not exclude_user_local
+    ):
+        if not quiet:
+            _echo(NOTHING, reports)
+        return 0
+    from jp_migrate.store.api import StoreOptions, run_stores
     from jp_migrate.store.selection import RuleId
     options = StoreOptions(
         dry_run=dry_run,
@@ -339,8 +376,11 @@ def conversations(
         quiet=quiet,
     )
     if not quiet:
+        from jp_migrate.store.names import escaped
+
         for directory in run.runs:  # last, so a long table cannot scroll it away
-            _echo(f"run recorded in {directory} (undo: {_undo(given_paths(paths))})", reports)
+            shown = escaped(str(directory))
+            _echo(f"run recorded in {shown} (undo: {_undo(given_paths(paths))})", reports)
     return code
 
 
@@ -393,14 +433,13 @@ def rollback(
     to do, 1 --check/--diff found something that would be restored, 2 a file could
     not be restored.
     """
-    from jp_migrate.report import parse_spec
-
-    for spec in reports:
-        parse_spec(spec)
+    _check_specs(reports)
     if dry_run and check:
         raise click.UsageError("choose one of --dry-run, --check")
     check = check or (diff and not dry_run)
     writes = not (dry_run or check or diff)
+    from jp_migrate.store.rollback import RollbackOptions, rollback_stores
+
     result = rollback_stores(
         given_paths(paths),
         RollbackOptions(

@@ -17,7 +17,7 @@ from typing import Any
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.convert.events import downgrade_drops, downgrade_response, is_migrated
 from jp_migrate.errors import ContractError, JpMigrateError
-from jp_migrate.store import canonical, manifest
+from jp_migrate.store import canonical, lock, manifest
 from jp_migrate.store.discover import (
     Conversation,
     StorageRoot,
@@ -25,10 +25,12 @@ from jp_migrate.store.discover import (
     path_error,
     resolve_all,
 )
+from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import exactly, may_be_wide, read_events
-from jp_migrate.store.lock import ConversationLocked, conversation_lock, is_locked
+from jp_migrate.store.lock import ConversationLocked, LockTable, conversation_lock, is_locked
+from jp_migrate.store.names import shown_file
 from jp_migrate.store.safepath import is_regular
-from jp_migrate.store.write import atomic_write, is_read_only, restore
+from jp_migrate.store.write import atomic_write, is_read_only, restore, temp_path, unlink
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ def _downgrade_file(
     """
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
+    inspect(conversation)
     loaded = read_events(conversation.events, source=shown)
     migrated = [index for index, event in enumerate(loaded.events) if is_migrated(event)]
     if not force:
@@ -208,7 +211,9 @@ def _restore_one(
     )
 
 
-def _locked(conversation: Conversation, action: Any, *, dry_run: bool = False) -> StoreFile:
+def _locked(
+    conversation: Conversation, action: Any, table: LockTable, *, dry_run: bool = False
+) -> StoreFile:
     """`action` under the conversation's lock; a dry run only looks whether a `jp` holds it
     (taking it would create a lock file)."""
     try:
@@ -217,7 +222,7 @@ def _locked(conversation: Conversation, action: Any, *, dry_run: bool = False) -
                 raise ConversationLocked(conversation.id)
             result: StoreFile = action()
             return result
-        with conversation_lock(conversation.root.lock_roots, conversation.id):
+        with conversation_lock(table, conversation.root.lock_roots, conversation.id):
             result = action()
             return result
     except ConversationLocked:
@@ -227,21 +232,32 @@ def _locked(conversation: Conversation, action: Any, *, dry_run: bool = False) -
             status="skipped",
             message="locked by a running jp: skipped",
         )
+    except Refused as exc:
+        return StoreFile(
+            path=conversation.shown,
+            conversation=conversation.name,
+            status=exc.status,
+            message=str(exc),
+        )
     except ContractError as exc:
         reason = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
         return StoreFile(
             path=conversation.shown, conversation=conversation.name, status="error", message=reason
         )
     except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
         return StoreFile(
             path=conversation.shown,
             conversation=conversation.name,
             status="error",
-            message=f"{exc.strerror or exc}",
+            message=f"{where}{exc.strerror or exc}",
         )
     except JpMigrateError as exc:  # e.g. a link planted among the run's directories
         return StoreFile(
-            path=conversation.shown, conversation=conversation.name, status="error", message=str(exc)
+            path=conversation.shown,
+            conversation=conversation.name,
+            status="error",
+            message=str(exc),
         )
 
 
@@ -287,6 +303,21 @@ def _backed_up(root: Path) -> dict[str, str]:
     return out
 
 
+def _tidy(conversations: list[Conversation], table: LockTable) -> None:
+    """What a killed run left besides its record: its lock files, and its temporaries
+    (each removed under its conversation's lock: a live run holds it while writing one)."""
+    for lock_root in sorted({r for c in conversations for r in c.root.lock_roots}):
+        lock.sweep(lock_root)
+    for conversation in conversations:
+        leftover = temp_path(conversation.events)
+        if os.path.lexists(leftover):
+            try:
+                with conversation_lock(table, conversation.root.lock_roots, conversation.id):
+                    unlink(leftover)
+            except (ConversationLocked, OSError, JpMigrateError):
+                pass  # a live run's, or one the next run removes
+
+
 def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
     """Roll back the chosen run in every storage root under `paths` (restricted to the conversations named)."""
     unresolved: list[tuple[Path, str]] = []
@@ -320,6 +351,9 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
         where = ", ".join(str(manifest.state_dir(root.path)) for root, _, _ in picked)
         raise JpMigrateError(f"{where}: no run {options.run!r}")
     files: list[StoreFile] = [path_error(path, reason) for path, reason in unresolved]
+    table = LockTable()
+    conversations = [item for item in found if isinstance(item, Conversation)]
+    _tidy(conversations, table)
     rolled: list[str] = []
     for root, wanted, run in picked:
         covered: set[str] = set()
@@ -345,6 +379,7 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                     _locked(
                         conversation,
                         lambda c=conversation, r=record, u=run: _restore_one(c, r, u, options),
+                        table,
                         dry_run=options.dry_run,
                     )
                 )
@@ -378,8 +413,10 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                     _locked(
                         item,
                         lambda c=item: _downgrade_file(c, options.force, options),
+                        table,
                         dry_run=options.dry_run,
                     )
                 )
+    files = [shown_file(f) for f in files]
     files.sort(key=lambda f: f.path)
     return RollbackRun(files, rolled)

@@ -25,7 +25,8 @@ from jp_migrate.store import manifest
 from jp_migrate.store.discover import EVENTS, Conversation
 from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import parse_events, read_events
-from jp_migrate.store.migrate import check_blobs
+from jp_migrate.store.lock import is_locked
+from jp_migrate.store.plan import check_blobs
 
 
 @cache
@@ -112,6 +113,8 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
 def verify_conversation(conversation: Conversation) -> StoreFile:
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
+    if is_locked(conversation.root.lock_roots, conversation.id):  # first: a jp mid-write
+        return StoreFile(**base, status="skipped", message="locked by a running jp: skipped")
     try:
         inspect(conversation)
         loaded = read_events(conversation.events, source=shown)
