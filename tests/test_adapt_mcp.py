@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -349,3 +350,32 @@ def test_pipe_lines_and_writer() -> None:
 
     got = anyio.run(scenario)
     assert got == ['{"a": "Zoë 🌱"}\n', '{"b": 2}\n', "x" * 200_000 + "\n", "last"]
+
+
+def test_a_third_party_native_server_passes_through_untouched() -> None:
+    """mcp-server-time (the MCP project's reference server, not written by us): its tools,
+    a structured result and an error result are the same through the adapter."""
+    pytest.importorskip("mcp_server_time", reason="mcp-server-time is not installed")
+
+    async def observe(command: list[str]) -> list[dict[str, Any]]:
+        params = StdioServerParameters(command=command[0], args=command[1:])
+        async with Client(stdio_client(params), cache=None) as client:
+            s = client.session
+            seen = [
+                await s.list_tools(),
+                await s.call_tool(
+                    "convert_time",
+                    {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"},
+                ),
+                await s.call_tool("get_current_time", {"timezone": "Nowhere/Invalid"}),
+            ]
+            dumped = [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in seen]
+            # The date is today's: the two sessions may fall on either side of a midnight.
+            text = re.sub(r"\d{4}-\d{2}-\d{2}T", "<today>T", json.dumps(dumped))
+            return [{k: v for k, v in r.items() if k != "_meta"} for r in json.loads(text)]
+
+    direct = anyio.run(observe, [PY, "-m", "mcp_server_time"])
+    through = anyio.run(observe, [*ADAPT, PY, "-m", "mcp_server_time"])
+    assert through == direct
+    assert direct[1]["structuredContent"]["target"]["timezone"] == "Asia/Tokyo"
+    assert direct[2]["isError"] is True
