@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -319,3 +320,63 @@ def _running(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_pipe_lines_and_writer() -> None:
+    """The adapter's stdio without threads: lines split anywhere (a UTF-8 character too),
+    a last line without its newline, and whole writes."""
+    from jp_migrate.adapt.pipes import PipeLines, PipeWriter
+
+    async def scenario() -> list[str]:
+        read, write = os.pipe()
+        lines = PipeLines(read)
+        writer = PipeWriter(write)
+        got: list[str] = []
+
+        async def feed() -> None:
+            head = '{"a": "Zoë 🌱"}\n{"b": 2}\n'.encode()
+            for start in range(0, len(head), 7):  # 🌱 split across two writes
+                os.write(write, head[start : start + 7])
+                await anyio.sleep(0.01)
+            # More than a pipe holds: written in parts as the reader makes room.
+            await writer.write("x" * 200_000 + "\nlast")
+            os.close(write)
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(feed)
+            async for line in lines:
+                got.append(line)
+        os.close(read)
+        return got
+
+    got = anyio.run(scenario)
+    assert got == ['{"a": "Zoë 🌱"}\n', '{"b": 2}\n', "x" * 200_000 + "\n", "last"]
+
+
+def test_a_third_party_native_server_passes_through_untouched() -> None:
+    """mcp-server-time (the MCP project's reference server, not written by us): its tools,
+    a structured result and an error result are the same through the adapter."""
+    pytest.importorskip("mcp_server_time", reason="mcp-server-time is not installed")
+
+    async def observe(command: list[str]) -> list[dict[str, Any]]:
+        params = StdioServerParameters(command=command[0], args=command[1:])
+        async with Client(stdio_client(params), cache=None) as client:
+            s = client.session
+            seen = [
+                await s.list_tools(),
+                await s.call_tool(
+                    "convert_time",
+                    {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"},
+                ),
+                await s.call_tool("get_current_time", {"timezone": "Nowhere/Invalid"}),
+            ]
+            dumped = [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in seen]
+            # The date is today's: the two sessions may fall on either side of a midnight.
+            text = re.sub(r"\d{4}-\d{2}-\d{2}T", "<today>T", json.dumps(dumped))
+            return [{k: v for k, v in r.items() if k != "_meta"} for r in json.loads(text)]
+
+    direct = anyio.run(observe, [PY, "-m", "mcp_server_time"])
+    through = anyio.run(observe, [*ADAPT, PY, "-m", "mcp_server_time"])
+    assert through == direct
+    assert direct[1]["structuredContent"]["target"]["timezone"] == "Asia/Tokyo"
+    assert direct[2]["isError"] is True

@@ -207,6 +207,7 @@ def test_elicitation_form_properties_become_questions() -> None:
     )
     assert [(q.id, q.text, q.schema_, q.default) for q in forms.questions] == [
         ("confirm", "Delete x?", {"type": "boolean"}, None),
+        # The default is the question's, not part of the answer's schema (as a question block).
         ("b.confirm", "Details Why", {"type": "string", "title": "Why"}, "n/a"),
         ("n", "Details n", {"type": "integer"}, None),  # no label: the field's name
     ]

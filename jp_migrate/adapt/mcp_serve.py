@@ -33,6 +33,7 @@ from jp_migrate.adapt.mcp import (
     say,
 )
 from jp_migrate.adapt.outcome_result import Question, convert
+from jp_migrate.adapt.pipes import claim_stdio
 from jp_migrate.bridge.groups import spawned_by
 
 INPUT_REQUIRED_VERSION = "2026-07-28"  # from here on, elicitation rides an input_required result
@@ -106,7 +107,7 @@ class Front:
                 server = self._server(client)
                 async with anyio.create_task_group() as tasks:
                     tasks.start_soon(self._on_signals, threading.get_native_id())
-                    async with stdio_server() as (read, write):
+                    async with stdio_server(*(claim_stdio() or ())) as (read, write):
                         options = server.create_initialization_options(NotificationOptions())
                         await server.run(read, write, options)
                     tasks.cancel_scope.cancel()  # the client went: stop watching for signals
