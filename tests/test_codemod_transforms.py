@@ -152,7 +152,7 @@ def test_the_rewrite_builds_what_the_foundation_converts_to() -> None:
         assert compare(control, candidate).ok, sample.name
 
 
-def test_unhandled_sites_leave_the_file_as_is_and_name_rule_and_position() -> None:
+def test_a_refused_site_does_not_block_an_independent_one() -> None:
     source = """
         def ok(x):
             return {"type": "success", "content": x}
@@ -161,10 +161,55 @@ def test_unhandled_sites_leave_the_file_as_is_and_name_rule_and_position() -> No
             return {"type": kind, "content": x}
         """
     result = migrate_source(dedent(source))
-    assert result.output is None and result.status == "unchanged"
-    assert [f"{s.line}:{s.column}: {s.rule}" for s in result.sites] == [
-        "6:12: codemod-dynamic-type"
+    assert result.status == "migrated"
+    assert result.output == dedent(source).replace(
+        '{"type": "success", "content": x}', '{"content": [{"type": "text", "text": x}]}'
+    )
+    assert [f"{s.line}:{s.column}: {s.rule}: {s.action}" for s in result.sites] == [
+        "3:12: codemod-success-dict: rewritten",
+        "6:12: codemod-dynamic-type: unhandled",
     ]
+
+
+def test_a_read_of_legacy_keys_blocks_the_outcome_it_sees_and_says_so() -> None:
+    source = """
+        def ok(x):
+            return {"type": "success", "content": x}
+
+        def fail(m):
+            return {"type": "error", "message": m, "trace": [], "transient": False}
+
+        def main():
+            r = ok("hi")
+            print(r["content"])
+            print(json.dumps(fail("no")))
+        """
+    result = migrate_source(dedent(source))
+    assert result.status == "migrated" and result.output is not None
+    assert '{"type": "success", "content": x}' in result.output  # the read one stays
+    assert '"isError": True' in result.output  # the independent one is rewritten
+    by_line = {s.line: s for s in result.sites}
+    assert by_line[3].action == "unhandled" and "read at 10:11" in by_line[3].reason
+    assert (
+        by_line[10].action == "unhandled"
+        and "keeps 3:12 from being rewritten" in by_line[10].reason
+    )
+    assert by_line[6].action == "rewritten"
+
+
+def test_a_type_comparison_that_cannot_be_traced_blocks_every_rewrite() -> None:
+    source = """
+        def ok(x):
+            return {"type": "success", "content": x}
+
+        def main(r):
+            if r["type"] == "success":
+                print(r)
+        """
+    result = migrate_source(dedent(source))
+    assert result.output is None and result.status == "unchanged"
+    assert [s.action for s in result.sites] == ["unhandled", "unhandled"]
+    assert "6:8" in result.sites[0].reason
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """One tool source in, its migrated text and sites out. Pure: no files, no printing.
 
 precheck (substring) → parse → scan (one pass) → transforms decide → positions
-→ `# jp-migrate: skip` → unhandled? leave the file as is : apply and regenerate.
+→ `# jp-migrate: skip` → reads that see a rewrite block it (`blocking`) → apply
+the rewrites left and regenerate.
 """
 
 from __future__ import annotations
@@ -9,12 +10,13 @@ from __future__ import annotations
 import ast
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from jp_migrate.codemod.apply import apply
+from jp_migrate.codemod.blocking import settle
 from jp_migrate.codemod.constkeys import constant_key_findings
 from jp_migrate.codemod.keyed import keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
@@ -150,18 +152,26 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
     locator = Locator(source, module, found)
     skipped = skip_lines(source)
     findings = _not_skipped(findings, locator, skipped)
-    outcomes = {
-        id(f.outcome) for f in findings if f.action == "rewritten" and f.outcome is not None
-    }
     reported = {id(f.anchor) for f in findings}
-    reads = read_findings(found, outcomes, keyed.variables, keyed.owned)
-    findings += _not_skipped([f for f in reads if id(f.anchor) not in reported], locator, skipped)
+    outcome_nodes = frozenset(id(f.outcome) for f in findings if f.outcome is not None)
+
+    def reads_of(rewrites: Sequence[Finding]) -> list[Finding]:
+        outcomes = {id(f.outcome) for f in rewrites if f.outcome is not None}
+        variables = {k: v for k, v in keyed.variables.items() if k in outcomes}
+        reads = read_findings(found, outcomes, variables, keyed.owned, outcome_nodes)
+        return _not_skipped([f for f in reads if id(f.anchor) not in reported], locator, skipped)
+
+    def where(finding: Finding) -> str:
+        span = locator.span(finding.anchor)
+        return f"{span.line}:{span.column}"
+
+    findings = settle(findings, reads_of, where)
     if not findings:
         return SourceResult("unchanged")
     spans = {id(f.anchor): locator.span(f.anchor) for f in findings}
     sites = _sites(findings, {k: (v.line, v.column) for k, v in spans.items()})
-    if any(f.action == "unhandled" for f in findings):
-        return SourceResult("unchanged", [s for s in sites if s.action == "unhandled"])
+    if not any(f.action == "rewritten" for f in findings):
+        return SourceResult("unchanged", sites)
     if not generate:
         return SourceResult("migrated", sites)
     output = apply(module, findings).code

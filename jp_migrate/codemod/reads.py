@@ -579,14 +579,16 @@ def read_findings(
     outcomes: set[int],
     variables: dict[int, tuple[Scope, str]],
     owned: set[int] | None = None,
+    sites: frozenset[int] = frozenset(),
 ) -> list[Finding]:
     """`outcomes`: ids of nodes that build an envelope now; `variables`: key-by-key ones, by init id;
-    `owned`: ids of the `x["key"] = …` targets a key-by-key rewrite rewrites (or reports) itself.
+    `owned`: ids of the `x["key"] = …` targets a key-by-key rewrite rewrites (or reports) itself;
+    `sites`: ids of the Outcomes some other finding speaks for (not partial templates).
 
     What may hold an Outcome is worked out only when some code uses a legacy key at all.
     """
     out, candidates = _match_findings(found)
-    outcomes = outcomes | partial_templates(found, outcomes)
+    outcomes = outcomes | partial_templates(found, outcomes | sites)
     if outcomes or variables:
         candidates += _subscript_candidates(found, owned or set())
         candidates += _call_candidates(found)
