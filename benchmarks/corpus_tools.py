@@ -48,10 +48,12 @@ def _tools_named(cases: Path) -> list[str]:
 
 
 def measure_sites(after: Path) -> tuple[Counter[str], list[str]]:
-    """Run the codemod over `after` (rewriting it); counts and the refused sites, one line each."""
+    """Run the codemod over `after`'s tools (rewriting them); counts and the refused sites."""
     counts: Counter[str] = Counter()
     refused: list[str] = []
-    files = migrate_tools([after], ToolsOptions(write=True))
+    # The tool directories, as a user runs it (data/ holds deliberately broken Python).
+    roots = [after / d for d in ("tools", "servers") if (after / d).is_dir()]
+    files = migrate_tools(roots, ToolsOptions(write=True))
     for f in files:
         counts[f"files {f.status}"] += 1
         if f.status == "error":
@@ -89,8 +91,9 @@ def main() -> int:
     args = parser.parse_args()
     corpus: Path = args.corpus.resolve()
     with tempfile.TemporaryDirectory(prefix="jp-corpus-") as tmp:
-        before = _copy(corpus, Path(tmp) / "before")
-        after = _copy(corpus, Path(tmp) / "after")
+        # Both copies keep the corpus's own name: a tool may print its directory's name.
+        before = _copy(corpus, Path(tmp) / "before" / corpus.name)
+        after = _copy(corpus, Path(tmp) / "after" / corpus.name)
         counts, refused = measure_sites(after)
         found = counts["outcome rewritten"] + counts["outcome unhandled"]
         share = counts["outcome rewritten"] / found if found else 1.0

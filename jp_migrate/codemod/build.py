@@ -82,6 +82,31 @@ def schema(kind: str, quote: str, enum: cst.BaseExpression | None = None) -> cst
     return dict_of(pairs, quote)
 
 
+def schema_of_held(name: cst.Name, quote: str) -> cst.IfExp:
+    """The schema of an `answer_type` held in a variable, chosen when the tool runs:
+    `{"type": "boolean"} if a == "Boolean" else {"type": "string"} if a == "Text"
+    else {"type": "string", "enum": a["Select"]["options"]}` (reading a name twice is inert)."""
+
+    def equals(tag: str) -> cst.Comparison:
+        return cst.Comparison(name, [cst.ComparisonTarget(cst.Equal(), string(tag, quote))])
+
+    options = cst.Subscript(
+        cst.Subscript(name, [cst.SubscriptElement(cst.Index(string("Select", quote)))]),
+        [cst.SubscriptElement(cst.Index(string("options", quote)))],
+    )
+    return cst.IfExp(
+        test=equals("Boolean"),
+        body=schema("boolean", quote),
+        orelse=cst.IfExp(
+            test=equals("Text"),
+            body=schema("string", quote),
+            orelse=schema("string", quote, options),
+        ),
+        lpar=[cst.LeftParen()],
+        rpar=[cst.RightParen()],
+    )
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where a multi-line dict sits: the indent of its closing brace, and one level of indentation."""

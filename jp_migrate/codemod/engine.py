@@ -18,6 +18,7 @@ import libcst as cst
 from jp_migrate.codemod.apply import apply
 from jp_migrate.codemod.blocking import settle
 from jp_migrate.codemod.constkeys import constant_key_findings
+from jp_migrate.codemod.held import Questions
 from jp_migrate.codemod.keyed import keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
 from jp_migrate.codemod.mcpserver import in_mcp_server, is_mcp_server
@@ -141,10 +142,11 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
     found = scan(module)
     names = Names(module, source)
     keyed = keyed_findings(found, names.is_dict_call)
+    questions = Questions(module, found, names.is_dict_call)
     findings = (
         keyed.findings
-        + literal_findings(found, names.is_dict_call, keyed.claimed, names)
-        + call_findings(found, names.is_dict_call)
+        + literal_findings(found, names.is_dict_call, keyed.claimed, names, questions)
+        + call_findings(found, names.is_dict_call, questions)
     )
     findings += string_findings(found, names) + constant_key_findings(found)
     if findings and is_mcp_server(found):

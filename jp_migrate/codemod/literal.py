@@ -13,6 +13,7 @@ import libcst as cst
 
 from jp_migrate.codemod import build
 from jp_migrate.codemod.entries import Entry, call_entries, const_str, dict_entries, rebuild
+from jp_migrate.codemod.held import Held, Questions
 from jp_migrate.codemod.mapping import (
     LEGACY_KEYS,
     REQUIRED,
@@ -22,11 +23,12 @@ from jp_migrate.codemod.mapping import (
     Unhandled,
     could_be_outcome,
     envelope_entries,
+    question_content,
     shaped_like_dict_call,
 )
 from jp_migrate.codemod.names import Names
-from jp_migrate.codemod.scan import Scan, called_name
-from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding
+from jp_migrate.codemod.scan import Scan, Scope, called_name
+from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding, Rebuild
 
 DESCRIPTION = (
     "Outcome dict literals and dict(type=…) calls become RFD 058 envelopes where they stand."
@@ -39,6 +41,7 @@ def _finding(
     rule: str | None,
     is_dict_call: IsDictCall,
     printed: Callable[[cst.CSTNode], str | None] = lambda _node: None,
+    held_by: Callable[[cst.BaseExpression], Held | str] | None = None,
 ) -> Finding | None:
     """`printed(node)`: the name of the call that prints or serialises `node` (json.dumps…), if any."""
     type_entry = next((e for e in entries if e.key == "type"), None)
@@ -76,17 +79,30 @@ def _finding(
     quote = build.quote_of(
         type_entry.item.key if isinstance(type_entry.item, cst.DictElement) else type_entry.value
     )
+    question = next((e.value for e in entries if e.key == "question"), None)
+    held: Held | None = None
+    if tag == "needs_input" and question is not None and not _literal(question, is_dict_call):
+        found = held_by(question) if held_by is not None else None
+        if isinstance(found, str):
+            return Finding(node, acting, "unhandled", found)
+        held = found
+    extra: list[tuple[cst.CSTNode, Rebuild]] = []
     try:
-        envelope_entries(tag, entries, quote, acting, is_dict_call)
+        envelope_entries(tag, entries, quote, acting, is_dict_call, held=held is not None)
+        for literal in held.literals if held is not None else ():
+            question_content(literal, quote, acting, is_dict_call)
+            extra.append((literal, _question_rewrite(quote, acting)))
     except Unhandled as exc:
-        return Finding(node, exc.rule, "unhandled", exc.reason)
+        where = f" (in {held.what})" if held is not None else ""
+        return Finding(node, exc.rule, "unhandled", exc.reason + where)
 
     def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, (cst.Dict, cst.Call))
         fresh = dict_entries(updated) if isinstance(updated, cst.Dict) else call_entries(updated)
-        return rebuild(
-            updated, envelope_entries(tag, fresh, quote, acting, shaped_like_dict_call), quote
+        new = envelope_entries(
+            tag, fresh, quote, acting, shaped_like_dict_call, held=held is not None
         )
+        return rebuild(updated, new, quote)
 
     what = "dict(...) call" if isinstance(node, cst.Call) else "dict"
     return Finding(
@@ -94,9 +110,23 @@ def _finding(
         acting,
         "rewritten",
         f"{tag} Outcome {what} → RFD 058 envelope",
-        ((node, rewrite),),
+        ((node, rewrite), *extra),
         node,
     )
+
+
+def _literal(node: cst.BaseExpression, is_dict_call: IsDictCall) -> bool:
+    return isinstance(node, cst.Dict) or is_dict_call(node)
+
+
+def _question_rewrite(quote: str, rule: str) -> Rebuild:
+    """The question literal, where it is written, becomes the content list."""
+
+    def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, (cst.Dict, cst.Call))
+        return question_content(updated, quote, rule, shaped_like_dict_call)
+
+    return rewrite
 
 
 def printed_by(found: Scan, names: Names) -> Callable[[cst.CSTNode], str | None]:
@@ -114,15 +144,20 @@ def printed_by(found: Scan, names: Names) -> Callable[[cst.CSTNode], str | None]
 
 
 def literal_findings(
-    found: Scan, is_dict_call: IsDictCall, claimed: set[int], names: Names | None = None
+    found: Scan,
+    is_dict_call: IsDictCall,
+    claimed: set[int],
+    names: Names | None = None,
+    questions: Questions | None = None,
 ) -> list[Finding]:
     """Dict literals not already claimed by another transform (`claimed`: ids of key-by-key inits)."""
     out: list[Finding] = []
     printed = printed_by(found, names) if names is not None else (lambda _node: None)
-    for node, _scope in found.dicts:
+    for node, scope in found.dicts:
         if id(node) in claimed:
             continue
-        finding = _finding(node, dict_entries(node), None, is_dict_call, printed)
+        held_by = _held_by(questions, scope)
+        finding = _finding(node, dict_entries(node), None, is_dict_call, printed, held_by)
         if finding is not None:
             out.append(finding)
     return out
@@ -145,9 +180,19 @@ def _constructor_finding(node: cst.Call, type_arg: cst.Arg) -> Finding | None:
     return Finding(node, DICT_CALL, "unhandled", reason)
 
 
-def call_findings(found: Scan, is_dict_call: IsDictCall) -> list[Finding]:
+def _held_by(
+    questions: Questions | None, scope: Scope
+) -> Callable[[cst.BaseExpression], Held | str] | None:
+    if questions is None:
+        return None
+    return lambda value: questions.held(value, scope)
+
+
+def call_findings(
+    found: Scan, is_dict_call: IsDictCall, questions: Questions | None = None
+) -> list[Finding]:
     out: list[Finding] = []
-    for node, _scope in found.calls:
+    for node, scope in found.calls:
         type_arg = None
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value == "type":
@@ -174,7 +219,9 @@ def call_findings(found: Scan, is_dict_call: IsDictCall) -> list[Finding]:
                 )
             )
             continue
-        finding = _finding(node, entries, DICT_CALL, is_dict_call)
+        finding = _finding(
+            node, entries, DICT_CALL, is_dict_call, held_by=_held_by(questions, scope)
+        )
         if finding is not None:
             out.append(finding)
     return out
