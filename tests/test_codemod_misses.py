@@ -244,14 +244,16 @@ def test_legacy_keys_of_other_dicts_still_leave_the_file_rewritable() -> None:
 
 # 3. Keys that are names, and constructors that are not the builtin dict.
 NOT_LITERAL = {
-    "keys are module constants": (
+    "keys are module constants bound twice to different strings": (
         """
         import json
         TYPE = "type"
         CONTENT = "content"
+        if flag:
+            CONTENT = "text"
         print(json.dumps({TYPE: "success", CONTENT: "x"}))
         """,
-        "5:18: codemod-spread: success Outcome with keys that are not string literals",
+        "7:18: codemod-spread: `**` spread or a key that is not a constant string in a success",
     ),
     "keys are class attributes": (
         """
@@ -285,6 +287,34 @@ NOT_LITERAL = {
 def test_an_outcome_not_keyed_by_string_literals_is_unhandled(source: str, expected: str) -> None:
     sites = unhandled(source)
     assert any(s.startswith(expected) for s in sites), sites
+
+
+def test_keys_and_tags_held_by_names_bound_to_one_string_are_rewritten() -> None:
+    source = """
+        import json
+        TYPE, SUCCESS = "type", "success"
+        CONTENT = "content"
+
+        def report(ok, text):
+            if ok:
+                kind, key = "success", "content"
+            else:
+                kind, key = "success", "content"
+            print(json.dumps({"type": kind, key: text}))
+            return {TYPE: SUCCESS, CONTENT: text}
+        """
+    result = migrate_source(dedent(source))
+    assert not result.unhandled and result.output is not None
+    assert 'print(json.dumps({key: [{"type": "text", "text": text}]}))' in result.output
+    assert 'return {CONTENT: [{"type": "text", "text": text}]}' in result.output
+
+
+def test_a_name_that_is_a_parameter_holds_no_constant_tag() -> None:
+    source = """
+        def report(kind, text):
+            print(json.dumps({"type": kind, "content": text}))
+        """
+    assert [s.rule for s in migrate_source(dedent(source)).sites] == ["codemod-dynamic-type"]
 
 
 def test_a_table_whose_values_happen_to_be_tags_is_not_an_outcome() -> None:

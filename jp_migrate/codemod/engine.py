@@ -17,6 +17,7 @@ import libcst as cst
 
 from jp_migrate.codemod.apply import apply
 from jp_migrate.codemod.blocking import settle
+from jp_migrate.codemod.constants import Constants
 from jp_migrate.codemod.constkeys import constant_key_findings
 from jp_migrate.codemod.held import Questions
 from jp_migrate.codemod.keyed import keyed_findings
@@ -145,10 +146,15 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
     questions = Questions(module, found, names.is_dict_call)
     findings = (
         keyed.findings
-        + literal_findings(found, names.is_dict_call, keyed.claimed, names, questions)
+        + literal_findings(
+            found, names.is_dict_call, keyed.claimed, names, questions, Constants(module, names)
+        )
         + call_findings(found, names.is_dict_call, questions)
     )
-    findings += string_findings(found, names) + constant_key_findings(found)
+    taken = {id(f.anchor) for f in findings}  # a key a name holds may be resolved already
+    findings += string_findings(found, names) + [
+        f for f in constant_key_findings(found) if id(f.anchor) not in taken
+    ]
     if findings and is_mcp_server(found):
         findings = in_mcp_server(findings)
     locator = Locator(source, module, found)

@@ -7,11 +7,14 @@ Rules: `codemod-success-dict`, `codemod-error-dict`, `codemod-needs-input-dict`
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable
 
 import libcst as cst
 
 from jp_migrate.codemod import build
+from jp_migrate.codemod.constants import Constants
 from jp_migrate.codemod.entries import Entry, call_entries, const_str, dict_entries, rebuild
 from jp_migrate.codemod.held import Held, Questions
 from jp_migrate.codemod.mapping import (
@@ -42,13 +45,14 @@ def _finding(
     is_dict_call: IsDictCall,
     printed: Callable[[cst.CSTNode], str | None] = lambda _node: None,
     held_by: Callable[[cst.BaseExpression], Held | str] | None = None,
+    string: Callable[[cst.BaseExpression], str | None] = const_str,
 ) -> Finding | None:
     """`printed(node)`: the name of the call that prints or serialises `node` (json.dumps…), if any."""
     type_entry = next((e for e in entries if e.key == "type"), None)
     if type_entry is None:
         return None
     keys = {e.key for e in entries}
-    tag = const_str(type_entry.value)
+    tag = string(type_entry.value)
     if tag is None:
         # Only a dict made of nothing but Outcome keys is taken for one: {"type": t, "content": c,
         # "role": r} is somebody else's (an LLM message, a lexer table…).
@@ -99,6 +103,10 @@ def _finding(
     def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, (cst.Dict, cst.Call))
         fresh = dict_entries(updated) if isinstance(updated, cst.Dict) else call_entries(updated)
+        # Keys as first read (a name's string is known for the original nodes only).
+        fresh = [
+            dataclasses.replace(new, key=old.key) for old, new in zip(entries, fresh, strict=True)
+        ]
         new = envelope_entries(
             tag, fresh, quote, acting, shaped_like_dict_call, held=held is not None
         )
@@ -113,6 +121,22 @@ def _finding(
         ((node, rewrite), *extra),
         node,
     )
+
+
+def _named_keys(node: cst.Dict) -> bool:
+    """A key, or the tag, written as a name that may hold an Outcome's key or tag (`TYPE`, `key`):
+    only then is the scope analysis (several times a parse) worth asking."""
+    for element in node.elements:
+        if not isinstance(element, cst.DictElement):
+            continue
+        if isinstance(element.key, cst.Name) and _KEYISH.search(element.key.value):
+            return True
+        if const_str(element.key) == "type" and isinstance(element.value, cst.Name):
+            return True
+    return False
+
+
+_KEYISH = re.compile(r"(?i)type|content|message|trace|transient|question|key")
 
 
 def _literal(node: cst.BaseExpression, is_dict_call: IsDictCall) -> bool:
@@ -149,6 +173,7 @@ def literal_findings(
     claimed: set[int],
     names: Names | None = None,
     questions: Questions | None = None,
+    constants: Constants | None = None,
 ) -> list[Finding]:
     """Dict literals not already claimed by another transform (`claimed`: ids of key-by-key inits)."""
     out: list[Finding] = []
@@ -157,7 +182,9 @@ def literal_findings(
         if id(node) in claimed:
             continue
         held_by = _held_by(questions, scope)
-        finding = _finding(node, dict_entries(node), None, is_dict_call, printed, held_by)
+        string = constants.string if constants is not None and _named_keys(node) else const_str
+        entries = dict_entries(node, string)
+        finding = _finding(node, entries, None, is_dict_call, printed, held_by, string)
         if finding is not None:
             out.append(finding)
     return out

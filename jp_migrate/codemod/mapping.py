@@ -128,7 +128,11 @@ def _check_order(source_order: list[Entry], new_order: list[Entry], rule: str, w
 
 def _check_keys(tag: str, entries: list[Entry], rule: str, partial: bool) -> None:
     if any(e.key is None for e in entries):
-        raise Unhandled(SPREAD, f"`**` spread or non-constant key in a {tag} Outcome")
+        raise Unhandled(
+            SPREAD,
+            f"`**` spread or a key that is not a constant string in a {tag} Outcome: write its "
+            "keys out as strings (or bind each name once to its string) to have it rewritten",
+        )
     keys = {e.key for e in entries}
     missing = [k for k in REQUIRED[tag] if k not in keys]
     if missing and not partial:

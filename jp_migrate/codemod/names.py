@@ -11,7 +11,13 @@ import re
 from collections.abc import Mapping
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, QualifiedName, QualifiedNameProvider
+from libcst.metadata import (
+    BaseAssignment,
+    MetadataWrapper,
+    QualifiedName,
+    QualifiedNameProvider,
+    ScopeProvider,
+)
 from libcst.metadata.base_provider import LazyValue
 
 # Anything that could bind the name `dict` in a module: then ask the scope analysis.
@@ -33,6 +39,17 @@ class Names:
         self._module = module
         self._dict_may_be_rebound = bool(_BINDS_DICT.search(source))
         self._resolved: Mapping[cst.CSTNode, object] | None = None
+        self._scopes: Mapping[cst.CSTNode, object] | None = None
+
+    def assignments(self, name: cst.Name) -> list[BaseAssignment]:
+        """Every binding of `name` in the scope it is read in (libcst's ScopeProvider)."""
+        if self._scopes is None:
+            wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
+            self._scopes = wrapper.resolve(ScopeProvider)
+        scope = self._scopes.get(name)
+        if scope is None:
+            return []
+        return list(scope[name.value])  # type: ignore[index]
 
     def qualified(self, node: cst.CSTNode) -> set[str]:
         if self._resolved is None:
