@@ -1,5 +1,0 @@
-def add(a, b):
-    return a + b
-
-    def sub(a, b):
-    return a - b
