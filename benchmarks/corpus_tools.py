@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -66,6 +67,11 @@ def measure_sites(after: Path) -> tuple[Counter[str], list[str]]:
     return counts, refused
 
 
+def _env() -> dict[str, str]:
+    """This interpreter first on PATH: the tools' `python3` (and a tool running another) is it."""
+    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+
 def verify_tool(before: Path, after: Path, tool: str, jobs: int) -> list[dict[str, object]]:
     out = subprocess.run(
         [
@@ -74,7 +80,7 @@ def verify_tool(before: Path, after: Path, tool: str, jobs: int) -> list[dict[st
             "--tool", tool, "--cases", str(before / "cases.jsonl"),
             "--jobs", str(jobs), "--timeout", "60", "--report", "json=-",
         ],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, env=_env(),
     )  # fmt: skip
     try:
         return list(json.loads(out.stdout)["verify"])

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from jp_migrate.codemod import linked
 from jp_migrate.codemod.apply import apply
 from jp_migrate.codemod.blocking import settle
 from jp_migrate.codemod.constants import Constants
@@ -39,6 +40,10 @@ class SourceResult:
     sites: list[Site] = field(default_factory=list)
     output: str | None = None  # the new text, when asked for and changed
     message: str = ""
+    # With a `Link`: this file's functions returning a rewritten Outcome, and for each name
+    # bound to another file's such function, where this file reads what it returns.
+    exports: frozenset[str] = frozenset()
+    foreign_reads: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def unhandled(self) -> bool:
@@ -77,7 +82,20 @@ DEEP_STACK = 512 * 1024 * 1024  # address space reserved for a deep file's threa
 DEEP_RECURSION = 200_000
 
 
-def migrate_source(source: str, *, generate: bool = True, precheck: bool = True) -> SourceResult:
+@dataclass(frozen=True)
+class Link:
+    """What the files around this one say about it (`linked`): tools importing each other."""
+
+    # Names bound here to another file's functions that return a rewritten Outcome
+    # (`run` of `from tool import run`, `tool.run` of `import tool`) → how to name them.
+    helpers: dict[str, str] = field(default_factory=dict)
+    # This file's functions whose Outcomes another file reads → where (`other.py:3:5`).
+    blocked: dict[str, list[str]] = field(default_factory=dict)
+
+
+def migrate_source(
+    source: str, *, generate: bool = True, precheck: bool = True, link: Link | None = None
+) -> SourceResult:
     """`generate=False` (for --check without --diff) decides everything but skips code generation.
 
     `precheck=False` parses even files the substring pre-check rules out (tests use it to
@@ -93,11 +111,11 @@ def migrate_source(source: str, *, generate: bool = True, precheck: bool = True)
         line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
         return SourceResult("error", message=f"{line}:{column}: syntax error: a null byte")
     try:
-        return _migrate_source(source, generate, precheck)
+        return _migrate_source(source, generate, precheck, link)
     except RecursionError:
         pass
     try:
-        return _on_deep_stack(lambda: _migrate_source(source, generate, precheck))
+        return _on_deep_stack(lambda: _migrate_source(source, generate, precheck, link))
     except RecursionError:
         return SourceResult(
             "error", message="nested too deeply for the codemod (libcst): left untouched"
@@ -129,10 +147,12 @@ def _on_deep_stack(work: Callable[[], SourceResult]) -> SourceResult:
     return outcome[0]
 
 
-def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult:
+def _migrate_source(
+    source: str, generate: bool, precheck: bool, link: Link | None = None
+) -> SourceResult:
     if file_is_skipped(source):
         return SourceResult("skipped", message="# jp-migrate: skip")
-    if precheck and not may_contain_outcome(source):
+    if precheck and not (link and link.helpers) and not may_contain_outcome(source):
         # Nothing to rewrite; the C parser still names a syntax error, at a fraction of libcst's cost.
         error = syntax_error(source)
         return SourceResult("error", message=error) if error else SourceResult("unchanged")
@@ -174,24 +194,37 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
         return f"{span.line}:{span.column}"
 
     findings = settle(findings, reads_of, where)
+    exports: frozenset[str] = frozenset()
+    foreign: dict[str, list[str]] = {}
+    if link is not None:
+        owned, variables = keyed.owned, keyed.variables
+        findings = linked.blocked(findings, found, variables, link.blocked)
+        exports = linked.exports(findings, found, variables)
+        got = linked.foreign_reads(found, owned, outcome_nodes, link.helpers, reported)
+        unique: dict[int, Finding] = {}
+        for name, reads in got.items():
+            reads = _not_skipped(reads, locator, skipped)
+            foreign[name] = [where(f) for f in reads]
+            unique.update((id(f.anchor), f) for f in reads if id(f.anchor) not in unique)
+        findings += unique.values()
     if not findings:
-        return SourceResult("unchanged")
+        return SourceResult("unchanged", exports=exports, foreign_reads=foreign)
     spans = {id(f.anchor): locator.span(f.anchor) for f in findings}
     sites = _sites(findings, {k: (v.line, v.column) for k, v in spans.items()})
     if not any(f.action == "rewritten" for f in findings):
-        return SourceResult("unchanged", sites)
+        return SourceResult("unchanged", sites, exports=exports, foreign_reads=foreign)
     if not generate:
-        return SourceResult("migrated", sites)
+        return SourceResult("migrated", sites, exports=exports, foreign_reads=foreign)
     output = apply(module, findings).code
     if output == source:
-        return SourceResult("unchanged", sites)
+        return SourceResult("unchanged", sites, exports=exports, foreign_reads=foreign)
     broken = compile_error(output)
     # A case the transforms got wrong is never written. Only this Python can judge, so a
     # file it cannot compile as it is (newer syntax, `return` at module level) is not judged.
     if broken is not None and compile_error(source) is None:
         message = f"the rewrite would not compile ({broken}): left untouched; please report it"
         return SourceResult("error", sites, message=message)
-    return SourceResult("migrated", sites, output)
+    return SourceResult("migrated", sites, output, exports=exports, foreign_reads=foreign)
 
 
 def compile_error(source: str) -> str | None:
