@@ -270,15 +270,16 @@ NOT_LITERAL = {
         """,
         "4:1: codemod-keyed-dict: success Outcome built with a key that is not a string literal",
     ),
-    "a TypedDict constructor": (
+    "a dataclass constructor": (
         """
-        from typing import TypedDict
-        class Success(TypedDict):
+        from dataclasses import dataclass
+        @dataclass
+        class Success:
             type: str
             content: str
         print(Success(type="success", content="typed"))
         """,
-        "6:7: codemod-dict-call: success Outcome built by `Success(…)`, which is not the builtin",
+        "7:7: codemod-dict-call: success Outcome built by `Success(…)`, which is not the builtin",
     ),
 }
 
@@ -434,3 +435,37 @@ COMMENTS = {
 def test_comments_are_kept(before: str, after: str) -> None:
     assert rewritten(before) == dedent(after)
     assert migrate_source(dedent(after)).status == "unchanged"
+
+
+def test_an_outcome_typeddict_is_rewritten_with_its_class() -> None:
+    source = """
+        from typing import Literal, TypedDict
+
+        class Failure(TypedDict):
+            type: Literal["error"]
+            message: str
+            trace: list[str]
+            transient: bool
+
+        def fail(m: str) -> Failure:
+            return Failure(type="error", message=m, trace=[], transient=False)
+        """
+    result = migrate_source(dedent(source))
+    assert not result.unhandled and result.output is not None
+    assert "    content: list[dict]\n    isError: bool\n    _meta: dict\n" in result.output
+    assert (
+        'return Failure(content=[{"type": "text", "text": m}], isError=True, '
+        '_meta={"computer.jp/error": {"trace": [], "transient": False}})'
+    ) in result.output
+
+
+def test_a_typeddict_with_other_fields_is_still_reported() -> None:
+    source = """
+        from typing import TypedDict
+        class Event(TypedDict):
+            type: str
+            content: str
+            user: str
+        print(Event(type="success", content="x", user="u"))
+        """
+    assert [s.rule for s in migrate_source(dedent(source)).sites] == ["codemod-dict-call"]

@@ -31,6 +31,7 @@ from jp_migrate.codemod.reads import read_findings
 from jp_migrate.codemod.scan import scan
 from jp_migrate.codemod.sites import Finding
 from jp_migrate.codemod.strings import string_findings
+from jp_migrate.codemod.typeddicts import outcome_typed_dicts
 from jp_migrate.contract.report import FileStatus, Site
 
 
@@ -161,7 +162,8 @@ def _migrate_source(
     except cst.ParserSyntaxError as exc:
         return SourceResult("error", message=syntax_error(source, exc))
     found = scan(module)
-    names = Names(module, source)
+    classes = outcome_typed_dicts(found)
+    names = Names(module, source, frozenset(classes))
     keyed = keyed_findings(found, names.is_dict_call)
     questions = Questions(module, found, names.is_dict_call)
     findings = (
@@ -169,7 +171,7 @@ def _migrate_source(
         + literal_findings(
             found, names.is_dict_call, keyed.claimed, names, questions, Constants(module, names)
         )
-        + call_findings(found, names.is_dict_call, questions)
+        + call_findings(found, names.is_dict_call, questions, names.shape, classes)
     )
     taken = {id(f.anchor) for f in findings}  # a key a name holds may be resolved already
     findings += string_findings(found, names) + [

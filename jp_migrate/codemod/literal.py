@@ -32,6 +32,7 @@ from jp_migrate.codemod.mapping import (
 from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.scan import Scan, Scope, called_name
 from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding, Rebuild
+from jp_migrate.codemod.typeddicts import rewrite_class
 
 DESCRIPTION = (
     "Outcome dict literals and dict(type=…) calls become RFD 058 envelopes where they stand."
@@ -46,7 +47,11 @@ def _finding(
     printed: Callable[[cst.CSTNode], str | None] = lambda _node: None,
     held_by: Callable[[cst.BaseExpression], Held | str] | None = None,
     string: Callable[[cst.BaseExpression], str | None] = const_str,
+    shape: IsDictCall = shaped_like_dict_call,
+    extra: tuple[tuple[cst.CSTNode, Rebuild], ...] = (),
 ) -> Finding | None:
+    """`shape`: what a rebuilt node that builds a dict looks like; `extra`: rewrites that go
+    with this one (a TypedDict's class)."""
     """`printed(node)`: the name of the call that prints or serialises `node` (json.dumps…), if any."""
     type_entry = next((e for e in entries if e.key == "type"), None)
     if type_entry is None:
@@ -90,12 +95,12 @@ def _finding(
         if isinstance(found, str):
             return Finding(node, acting, "unhandled", found)
         held = found
-    extra: list[tuple[cst.CSTNode, Rebuild]] = []
+    more: list[tuple[cst.CSTNode, Rebuild]] = list(extra)
     try:
         envelope_entries(tag, entries, quote, acting, is_dict_call, held=held is not None)
         for literal in held.literals if held is not None else ():
             question_content(literal, quote, acting, is_dict_call)
-            extra.append((literal, _question_rewrite(quote, acting)))
+            more.append((literal, _question_rewrite(quote, acting, shape)))
     except Unhandled as exc:
         where = f" (in {held.what})" if held is not None else ""
         return Finding(node, exc.rule, "unhandled", exc.reason + where)
@@ -107,18 +112,19 @@ def _finding(
         fresh = [
             dataclasses.replace(new, key=old.key) for old, new in zip(entries, fresh, strict=True)
         ]
-        new = envelope_entries(
-            tag, fresh, quote, acting, shaped_like_dict_call, held=held is not None
-        )
+        new = envelope_entries(tag, fresh, quote, acting, shape, held=held is not None)
         return rebuild(updated, new, quote)
 
-    what = "dict(...) call" if isinstance(node, cst.Call) else "dict"
+    callee = (
+        node.func.value if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) else ""
+    )
+    what = f"{callee}(...) call" if isinstance(node, cst.Call) else "dict"
     return Finding(
         node,
         acting,
         "rewritten",
         f"{tag} Outcome {what} → RFD 058 envelope",
-        ((node, rewrite), *extra),
+        ((node, rewrite), *more),
         node,
     )
 
@@ -143,12 +149,12 @@ def _literal(node: cst.BaseExpression, is_dict_call: IsDictCall) -> bool:
     return isinstance(node, cst.Dict) or is_dict_call(node)
 
 
-def _question_rewrite(quote: str, rule: str) -> Rebuild:
+def _question_rewrite(quote: str, rule: str, shape: IsDictCall) -> Rebuild:
     """The question literal, where it is written, becomes the content list."""
 
     def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, (cst.Dict, cst.Call))
-        return question_content(updated, quote, rule, shaped_like_dict_call)
+        return question_content(updated, quote, rule, shape)
 
     return rewrite
 
@@ -203,7 +209,11 @@ def _constructor_finding(node: cst.Call, type_arg: cst.Arg) -> Finding | None:
     if not (keys & LEGACY_KEYS or any(a.star == "**" for a in node.args)):
         return None
     name = called_name(node.func) or "…"
-    reason = f"{tag} Outcome built by `{name}(…)`, which is not the builtin dict: not rewritten"
+    reason = (
+        f"{tag} Outcome built by `{name}(…)`, which is not the builtin dict (a dataclass, a "
+        "pydantic model, a class of another file): not rewritten; build it as a dict, a "
+        "`dict(...)` call or a TypedDict of this file to have it rewritten"
+    )
     return Finding(node, DICT_CALL, "unhandled", reason)
 
 
@@ -216,8 +226,13 @@ def _held_by(
 
 
 def call_findings(
-    found: Scan, is_dict_call: IsDictCall, questions: Questions | None = None
+    found: Scan,
+    is_dict_call: IsDictCall,
+    questions: Questions | None = None,
+    shape: IsDictCall = shaped_like_dict_call,
+    classes: dict[str, cst.ClassDef] | None = None,
 ) -> list[Finding]:
+    """`classes`: the file's Outcome TypedDicts (their calls build dicts, see `typeddicts`)."""
     out: list[Finding] = []
     for node, scope in found.calls:
         type_arg = None
@@ -227,7 +242,7 @@ def call_findings(
                 break
         if type_arg is None:
             continue
-        if not (shaped_like_dict_call(node) and is_dict_call(node)):
+        if not (shape(node) and is_dict_call(node)):
             foreign = _constructor_finding(node, type_arg)
             if foreign is not None:
                 out.append(foreign)
@@ -246,8 +261,17 @@ def call_findings(
                 )
             )
             continue
+        name = node.func.value if isinstance(node.func, cst.Name) else ""
+        typed = (classes or {}).get(name)
+        extra = ((typed, rewrite_class),) if typed is not None else ()
         finding = _finding(
-            node, entries, DICT_CALL, is_dict_call, held_by=_held_by(questions, scope)
+            node,
+            entries,
+            DICT_CALL,
+            is_dict_call,
+            held_by=_held_by(questions, scope),
+            shape=shape,
+            extra=extra,
         )
         if finding is not None:
             out.append(finding)

@@ -35,8 +35,12 @@ _LOADS = frozenset({"json.loads", "json.load", "orjson.loads", "ujson.loads", "s
 
 
 class Names:
-    def __init__(self, module: cst.Module, source: str) -> None:
+    def __init__(
+        self, module: cst.Module, source: str, typed: frozenset[str] = frozenset()
+    ) -> None:
+        """`typed`: the file's TypedDicts that build Outcomes: called, they build a dict."""
         self._module = module
+        self._typed = typed
         self._dict_may_be_rebound = bool(_BINDS_DICT.search(source))
         self._resolved: Mapping[cst.CSTNode, object] | None = None
         self._scopes: Mapping[cst.CSTNode, object] | None = None
@@ -62,8 +66,23 @@ class Names:
             names = names()
         return {q.name for q in names if isinstance(q, QualifiedName)}  # type: ignore[union-attr]
 
+    def shape(self, node: cst.BaseExpression) -> bool:
+        """Shaped like a call that builds a dict (for rebuilding a site already checked)."""
+        return (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and (node.func.value == "dict" or node.func.value in self._typed)
+        )
+
     def is_dict_call(self, node: cst.BaseExpression) -> bool:
-        """`dict(...)`, the builtin, not a local function or import of that name."""
+        """`dict(...)`, the builtin, not a local function or import of that name; or a call
+        of one of the file's Outcome TypedDicts with keyword arguments only."""
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and node.func.value in self._typed
+        ):
+            return all(a.keyword is not None and not a.star for a in node.args)
         return (
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Name)
