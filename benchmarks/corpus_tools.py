@@ -67,12 +67,14 @@ def measure_sites(after: Path) -> tuple[Counter[str], list[str]]:
     return counts, refused
 
 
-def _env() -> dict[str, str]:
-    """This interpreter first on PATH: the tools' `python3` (and a tool running another) is it."""
-    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+def _env(python: Path) -> dict[str, str]:
+    """`python`'s directory first on PATH: the tools' `python3` (and a tool running another)."""
+    return {**os.environ, "PATH": f"{python.parent}{os.pathsep}{os.environ['PATH']}"}
 
 
-def verify_tool(before: Path, after: Path, tool: str, jobs: int) -> list[dict[str, object]]:
+def verify_tool(
+    before: Path, after: Path, tool: str, jobs: int, python: Path
+) -> list[dict[str, object]]:
     out = subprocess.run(
         [
             sys.executable, "-m", "jp_migrate", "verify",
@@ -80,7 +82,7 @@ def verify_tool(before: Path, after: Path, tool: str, jobs: int) -> list[dict[st
             "--tool", tool, "--cases", str(before / "cases.jsonl"),
             "--jobs", str(jobs), "--timeout", "60", "--report", "json=-",
         ],
-        capture_output=True, text=True, check=False, env=_env(),
+        capture_output=True, text=True, check=False, env=_env(python),
     )  # fmt: skip
     try:
         return list(json.loads(out.stdout)["verify"])
@@ -94,6 +96,13 @@ def main() -> int:
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--no-verify", action="store_true")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--python",
+        type=Path,
+        default=Path(sys.executable),
+        help="the interpreter the tools run with (the corpus's servers need mcp<2: "
+        "a venv with its requirements.txt)",
+    )
     args = parser.parse_args()
     corpus: Path = args.corpus.resolve()
     with tempfile.TemporaryDirectory(prefix="jp-corpus-") as tmp:
@@ -120,7 +129,7 @@ def main() -> int:
         named: Counter[str] = Counter()
         bad: list[str] = []
         for tool in _tools_named(corpus / "cases.jsonl"):
-            for case in verify_tool(before, after, tool, args.jobs):
+            for case in verify_tool(before, after, tool, args.jobs, args.python):
                 verdict = str(case["verdict"])
                 verdicts[verdict] += 1
                 if verdict == "expected":

@@ -178,7 +178,7 @@ def _migrate_source(
         f for f in constant_key_findings(found) if id(f.anchor) not in taken
     ]
     if findings and is_mcp_server(found):
-        findings = in_mcp_server(findings)
+        findings = in_mcp_server(findings, found, names, module)
     locator = Locator(source, module, found)
     skipped = skip_lines(source)
     findings = _not_skipped(findings, locator, skipped)
