@@ -469,3 +469,29 @@ def test_a_typeddict_with_other_fields_is_still_reported() -> None:
         print(Event(type="success", content="x", user="u"))
         """
     assert [s.rule for s in migrate_source(dedent(source)).sites] == ["codemod-dict-call"]
+
+
+def test_a_dataclass_whose_type_defaults_to_a_tag_is_reported_at_each_construction() -> None:
+    source = """
+        import json
+        from dataclasses import asdict, dataclass
+
+        @dataclass
+        class Success:
+            content: str
+            type: str = "success"
+
+        print(json.dumps(asdict(Success("done"))))
+        """
+    (site,) = migrate_source(dedent(source)).sites
+    assert (site.line, site.rule, site.action) == (10, "codemod-dict-call", "unhandled")
+    assert "build the Outcome as a dict" in site.reason
+
+
+def test_a_payload_tagged_error_with_its_own_keys_is_not_an_outcome() -> None:
+    source = """
+        import json
+        def error_message(text):
+            return json.dumps({"type": "error", "text": text, "blocks": []})
+        """
+    assert migrate_source(dedent(source)).sites == []

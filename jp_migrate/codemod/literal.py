@@ -19,6 +19,7 @@ from jp_migrate.codemod.entries import Entry, call_entries, const_str, dict_entr
 from jp_migrate.codemod.held import Held, Questions
 from jp_migrate.codemod.mapping import (
     LEGACY_KEYS,
+    OUTCOME_KEYS,
     REQUIRED,
     RULE_FOR_TAG,
     TAGS,
@@ -32,7 +33,7 @@ from jp_migrate.codemod.mapping import (
 from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.scan import Scan, Scope, called_name
 from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding, Rebuild
-from jp_migrate.codemod.typeddicts import rewrite_class
+from jp_migrate.codemod.typeddicts import rewrite_class, tagged_classes
 
 DESCRIPTION = (
     "Outcome dict literals and dict(type=…) calls become RFD 058 envelopes where they stand."
@@ -75,9 +76,10 @@ def _finding(
     if tag not in TAGS:
         return None
     if tag != "needs_input" and None not in keys and not keys & LEGACY_KEYS:
-        # {"type": "error", "code": 3} is somebody else's dict, unless it is printed as a tool's output.
+        # {"type": "error", "code": 3} is somebody else's dict (a Slack payload, an event), unless
+        # it holds nothing but a tag and is printed as a tool's output.
         sink = printed(node)
-        if sink is None:
+        if sink is None or keys - OUTCOME_KEYS:
             return None
         missing = ", ".join(repr(k) for k in REQUIRED[tag])
         reason = f"incomplete {tag} Outcome passed to {sink}: no {missing}"
@@ -234,7 +236,17 @@ def call_findings(
 ) -> list[Finding]:
     """`classes`: the file's Outcome TypedDicts (their calls build dicts, see `typeddicts`)."""
     out: list[Finding] = []
+    tagged = tagged_classes(found)
     for node, scope in found.calls:
+        name = called_name(node.func)
+        if name in tagged and not any(a.keyword and a.keyword.value == "type" for a in node.args):
+            reason = (
+                f"{tagged[name]} Outcome built by `{name}(…)`, whose `type` field defaults to "
+                f"{tagged[name]!r}: a class is not rewritten; build the Outcome as a dict (or a "
+                "TypedDict of this file) to have it rewritten"
+            )
+            out.append(Finding(node, DICT_CALL, "unhandled", reason))
+            continue
         type_arg = None
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value == "type":

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jp_migrate.codemod.mapping import META_KEYS, OUTCOME_KEYS
+from jp_migrate.codemod.entries import const_str
+from jp_migrate.codemod.mapping import META_KEYS, OUTCOME_KEYS, TAGS
 from jp_migrate.codemod.scan import Scan
 
 QUESTION_KEYS = frozenset({"id", "text", "answer_type", "default", "pre_amble"})
@@ -101,3 +102,25 @@ def rewrite_class(updated: cst.CSTNode) -> cst.CSTNode:
     if not body:
         body = [cst.SimpleStatementLine([cst.Pass()])]
     return updated.with_changes(body=updated.body.with_changes(body=body))
+
+
+def tagged_classes(found: Scan) -> dict[str, str]:
+    """Classes (dataclasses, models) whose `type` field defaults to a tag and whose other
+    fields are Outcome keys: `Success("done")` builds an Outcome without naming its tag."""
+    out: dict[str, str] = {}
+    for body, _scope in found.blocks:
+        for statement in body:
+            if not isinstance(statement, cst.ClassDef) or not isinstance(
+                statement.body, cst.IndentedBlock
+            ):
+                continue
+            fields: dict[str, cst.BaseExpression | None] = {}
+            for line in statement.body.body:
+                if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+                    small = line.body[0]
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        fields[small.target.value] = small.value
+            tag = const_str(fields.get("type"))
+            if tag in TAGS and set(fields) <= OUTCOME_KEYS:
+                out[statement.name.value] = tag
+    return out
