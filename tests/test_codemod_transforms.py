@@ -270,3 +270,28 @@ def test_every_codemod_rule_ships_examples_that_pass() -> None:
     assert {r.id for r in rules} == set(RULE_IDS)
     results = run_examples(rules)
     assert results and all(r.passed for r in results), [r for r in results if not r.passed]
+
+
+HELD_QUESTION = '''
+def ask(question):
+    q = dict(question)
+    return {"type": "needs_input", "question": q}
+'''
+
+
+def test_a_question_held_in_a_name_converts_at_run_time_as_the_foundation_does() -> None:
+    """The run-time conversion (a question built key by key, or a parameter) against
+    outcome_to_envelope, for every shipped needs_input sample."""
+    from jp_migrate.contract.parse import dump, parse_outcome
+    from jp_migrate.convert.upgrade import outcome_to_envelope
+
+    scope: dict[str, object] = {}
+    exec(compile(rewrite(HELD_QUESTION), "held", "exec"), scope)  # noqa: S102 - the point
+    samples = sorted((REPO / "examples" / "outcomes").glob("*.json"))
+    asked = [s for s in samples if json.loads(s.read_text("utf-8"))["type"] == "needs_input"]
+    assert asked
+    for sample in asked:
+        legacy = json.loads(sample.read_text("utf-8"))
+        value = json.loads(json.dumps(scope["ask"](legacy["question"])))  # type: ignore[operator]
+        expected = dump(outcome_to_envelope(parse_outcome(sample.read_bytes(), source=str(sample))))
+        assert value == expected, sample.name

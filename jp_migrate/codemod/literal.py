@@ -92,16 +92,27 @@ def _finding(
     )
     question = next((e.value for e in entries if e.key == "question"), None)
     held: Held | None = None
+    runtime = False
     if tag == "needs_input" and question is not None and not _literal(question, is_dict_call):
         found = held_by(question) if held_by is not None else None
-        if isinstance(found, str):
+        if isinstance(found, str) and not isinstance(question, cst.Name):
             return Finding(node, acting, "unhandled", found)
-        held = found
+        # A name whose literal cannot be followed: its content list is built when the tool runs.
+        runtime = isinstance(found, str) or found is None
+        held = Held((), f"`{cst.Module([]).code_for_node(question)}`") if runtime else found
     more: list[tuple[cst.CSTNode, Rebuild]] = list(extra)
     try:
-        envelope_entries(tag, entries, quote, acting, is_dict_call, held=held is not None)
+        envelope_entries(
+            tag, entries, quote, acting, is_dict_call, held=held is not None, runtime=runtime
+        )
         for literal in held.literals if held is not None else ():
-            question_content(literal, quote, acting, is_dict_call)
+            try:
+                question_content(literal, quote, acting, is_dict_call)
+            except Unhandled:
+                if not isinstance(question, cst.Name):
+                    raise
+                runtime, more = True, list(extra)  # a name: converted when the tool runs
+                break
             more.append((literal, _question_rewrite(quote, acting, shape)))
     except Unhandled as exc:
         where = f" (in {held.what})" if held is not None else ""
@@ -114,7 +125,9 @@ def _finding(
         fresh = [
             dataclasses.replace(new, key=old.key) for old, new in zip(entries, fresh, strict=True)
         ]
-        new = envelope_entries(tag, fresh, quote, acting, shape, held=held is not None)
+        new = envelope_entries(
+            tag, fresh, quote, acting, shape, held=held is not None, runtime=runtime
+        )
         return rebuild(updated, new, quote)
 
     callee = (

@@ -379,14 +379,18 @@ def needs_input_entries(
     *,
     partial: bool = False,
     held: bool = False,
+    runtime: bool = False,
 ) -> list[NewEntry]:
-    """`held`: the question is a name or call whose literal becomes the content list itself."""
+    """`held`: the question is a name or call whose literal becomes the content list itself;
+    with `runtime`, a name whose content list is built from it when the tool runs."""
     _check_keys("needs_input", entries, rule, partial)
     out: list[NewEntry] = []
     for e in entries:
         if e.key == "type":
             continue
-        if e.key == "question" and held:
+        if e.key == "question" and held and isinstance(e.value, cst.Name) and runtime:
+            out.append(NewEntry("content", build.question_of_held(e.value, quote), e))
+        elif e.key == "question" and held:
             out.append(NewEntry("content", e.value, e))
         elif e.key == "question":
             out.append(NewEntry("content", question_content(e.value, quote, rule, is_dict_call), e))
@@ -405,9 +409,12 @@ def envelope_entries(
     partial: bool = False,
     meta_later: bool = False,
     held: bool = False,
+    runtime: bool = False,
 ) -> list[NewEntry]:
     if tag == "success":
         return success_entries(entries, quote, rule, partial=partial)
     if tag == "error":
         return error_entries(entries, quote, rule, partial=partial, meta_later=meta_later)
-    return needs_input_entries(entries, quote, rule, is_dict_call, partial=partial, held=held)
+    return needs_input_entries(
+        entries, quote, rule, is_dict_call, partial=partial, held=held, runtime=runtime
+    )
