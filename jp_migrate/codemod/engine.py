@@ -31,7 +31,7 @@ from jp_migrate.codemod.reads import read_findings
 from jp_migrate.codemod.scan import scan
 from jp_migrate.codemod.sites import Finding
 from jp_migrate.codemod.strings import string_findings
-from jp_migrate.codemod.typeddicts import outcome_typed_dicts
+from jp_migrate.codemod.typeddicts import keyword_builders, outcome_typed_dicts
 from jp_migrate.contract.report import FileStatus, Site
 
 
@@ -163,7 +163,8 @@ def _migrate_source(
         return SourceResult("error", message=syntax_error(source, exc))
     found = scan(module)
     classes = outcome_typed_dicts(found)
-    names = Names(module, source, frozenset(classes))
+    builders = keyword_builders(found)
+    names = Names(module, source, frozenset(classes) | frozenset(builders))
     keyed = keyed_findings(found, names.is_dict_call)
     questions = Questions(module, found, names.is_dict_call)
     findings = (
@@ -178,7 +179,8 @@ def _migrate_source(
         f for f in constant_key_findings(found) if id(f.anchor) not in taken
     ]
     if findings and is_mcp_server(found):
-        findings = in_mcp_server(findings, found, names, module)
+        dumpers = frozenset(name for name, dumps in builders.items() if dumps)
+        findings = in_mcp_server(findings, found, names, module, dumpers)
     locator = Locator(source, module, found)
     skipped = skip_lines(source)
     findings = _not_skipped(findings, locator, skipped)

@@ -118,8 +118,13 @@ _OTHER = (
 
 
 def in_mcp_server(
-    findings: list[Finding], found: Scan, names: Names, module: cst.Module
+    findings: list[Finding],
+    found: Scan,
+    names: Names,
+    module: cst.Module,
+    dumpers: frozenset[str] = frozenset(),
 ) -> list[Finding]:
+    """`dumpers`: functions of the file that `json.dumps` their keywords (`outcome(**fields)`)."""
     """Each rewrite a transform proposed, turned into an MCP-native return, or a report."""
     first_args = {id(c.args[0].value): c for c, _ in found.calls if c.args}
     returned = {id(value): scope for scope, value in found.returns}
@@ -137,11 +142,15 @@ def in_mcp_server(
         if finding.reason.startswith("needs_input"):
             out.append(_report(finding, _question_hint(finding.outcome)))
             continue
-        call = first_args.get(id(finding.outcome))
+        own = finding.outcome
+        if isinstance(own, cst.Call) and called_name(own.func) in dumpers:
+            call, serialises = own, True  # `outcome(type=…, …)`: builds and dumps at once
+        else:
+            call = first_args.get(id(finding.outcome))
+            serialises = call is not None and (
+                names.sink(call) == "json.dumps" or called_name(call.func) in helpers
+            )
         scope = returned.get(id(call)) if call is not None else None
-        serialises = call is not None and (
-            names.sink(call) == "json.dumps" or called_name(call.func) in helpers
-        )
         if not (
             serialises and isinstance(scope, cst.FunctionDef) and _handler_kind(scope) is not None
         ):
@@ -149,7 +158,10 @@ def in_mcp_server(
             continue
         assert call is not None and isinstance(scope, cst.FunctionDef)
         handlers[id(scope)] = scope
-        rewrites: list[tuple[cst.CSTNode, Rebuild]] = [*finding.rewrites, (call, _as_result)]
+        if call is own:
+            rewrites = [(n, _then_result(r) if n is own else r) for n, r in finding.rewrites]
+        else:
+            rewrites = [*finding.rewrites, (call, _as_result)]
         if _handler_kind(scope) == "tool" and scope.returns is not None:
             rewrites.append((scope, _annotated))
         if not _bound_at_top(module, RESULT):
@@ -174,6 +186,18 @@ def _as_result(updated: cst.CSTNode) -> cst.CSTNode:
     return updated.with_changes(
         func=func, args=[updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
     )
+
+
+def _then_result(rebuild: Rebuild) -> Rebuild:
+    """`outcome(content=…)` (the keywords rewritten) → `CallToolResult.model_validate(dict(…))`."""
+
+    def wrapped(updated: cst.CSTNode) -> cst.CSTNode:
+        call = rebuild(updated)
+        assert isinstance(call, cst.Call)
+        func = cst.Attribute(cst.Name(RESULT), cst.Name("model_validate"))
+        return cst.Call(func, [cst.Arg(call.with_changes(func=cst.Name("dict")))])
+
+    return wrapped
 
 
 def _annotated(updated: cst.CSTNode) -> cst.CSTNode:

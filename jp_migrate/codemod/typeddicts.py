@@ -124,3 +124,49 @@ def tagged_classes(found: Scan) -> dict[str, str]:
             if tag in TAGS and set(fields) <= OUTCOME_KEYS:
                 out[statement.name.value] = tag
     return out
+
+
+def _returns_or_prints(function: cst.FunctionDef) -> cst.BaseExpression | None:
+    """The expression of a one-statement body: `return X` or `print(X)`."""
+    body = function.body
+    if not isinstance(body, cst.IndentedBlock) or len(body.body) != 1:
+        return None
+    line = body.body[0]
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        return None
+    small = line.body[0]
+    if isinstance(small, cst.Return):
+        return small.value
+    value = small.value if isinstance(small, cst.Expr) else None
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and len(value.args) == 1:
+        return value.args[0].value if value.func.value == "print" else None
+    return None
+
+
+def keyword_builders(found: Scan) -> dict[str, bool]:
+    """Functions of the file that take only `**fields` and return (or print) them as a dict,
+    or `json.dumps` of them: called, they build an Outcome from keywords as `dict(...)` does.
+    The value says whether they dump it to JSON text."""
+    out: dict[str, bool] = {}
+    for name, defs in found.functions.items():
+        if len(defs) != 1:
+            continue
+        params = defs[0].params
+        star = params.star_kwarg
+        if params.params or params.kwonly_params or params.posonly_params or star is None:
+            continue
+        if isinstance(params.star_arg, cst.Param):
+            continue
+        kw = star.name.value
+        value = _returns_or_prints(defs[0])
+        if isinstance(value, cst.Name) and value.value == kw:
+            out[name] = False
+        elif (
+            isinstance(value, cst.Call)
+            and len(value.args) >= 1
+            and isinstance(value.args[0].value, cst.Name)
+            and value.args[0].value.value == kw
+            and cst.Module([]).code_for_node(value.func) in ("json.dumps", "dumps", "dict")
+        ):
+            out[name] = cst.Module([]).code_for_node(value.func) != "dict"
+    return out
