@@ -20,6 +20,7 @@ from jp_migrate.codemod.apply import apply
 from jp_migrate.codemod.blocking import settle
 from jp_migrate.codemod.constants import Constants
 from jp_migrate.codemod.constkeys import constant_key_findings
+from jp_migrate.codemod.dataclassed import outcome_dataclasses
 from jp_migrate.codemod.held import Questions
 from jp_migrate.codemod.keyed import keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
@@ -172,7 +173,14 @@ def _migrate_source(
         + literal_findings(
             found, names.is_dict_call, keyed.claimed, names, questions, Constants(module, names)
         )
-        + call_findings(found, names.is_dict_call, questions, names.shape, classes)
+        + call_findings(
+            found,
+            names.is_dict_call,
+            questions,
+            names.shape,
+            classes,
+            outcome_dataclasses(found, module),
+        )
     )
     taken = {id(f.anchor) for f in findings}  # a key a name holds may be resolved already
     findings += string_findings(found, names) + [

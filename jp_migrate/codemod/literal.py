@@ -15,6 +15,7 @@ import libcst as cst
 
 from jp_migrate.codemod import build
 from jp_migrate.codemod.constants import Constants
+from jp_migrate.codemod.dataclassed import OutcomeClass, named_arguments, rewrite_dataclass
 from jp_migrate.codemod.entries import Entry, call_entries, const_str, dict_entries, rebuild
 from jp_migrate.codemod.held import Held, Questions
 from jp_migrate.codemod.mapping import (
@@ -160,6 +161,37 @@ def _named_keys(node: cst.Dict) -> bool:
 _KEYISH = re.compile(r"(?i)type|content|message|trace|transient|question|key")
 
 
+def _dataclass_finding(
+    node: cst.Call, spec: OutcomeClass, is_dict_call: IsDictCall, shape: IsDictCall
+) -> Finding:
+    """A construction of an Outcome dataclass, every field named, rewritten as dict(...) is."""
+    named = named_arguments(node, spec)
+    if named is None:
+        reason = (
+            f"{spec.tag} Outcome built by `{spec.node.name.value}(…)` with arguments that "
+            "cannot be matched to its fields (`*`, `**`, too many): name each field to have "
+            "it rewritten"
+        )
+        return Finding(node, DICT_CALL, "unhandled", reason)
+    quote = '"'
+    try:
+        entries = [e for e in call_entries(named) if e.key != "type"]
+        envelope_entries(spec.tag, entries, quote, DICT_CALL, is_dict_call)
+    except Unhandled as exc:
+        return Finding(node, exc.rule, "unhandled", exc.reason)
+
+    def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.Call)
+        call = named_arguments(updated, spec)
+        assert call is not None
+        fresh = [e for e in call_entries(call) if e.key != "type"]
+        return rebuild(call, envelope_entries(spec.tag, fresh, quote, DICT_CALL, shape), quote)
+
+    reason = f"{spec.tag} Outcome built by dataclass `{spec.node.name.value}` → RFD 058 envelope"
+    rewrites = ((node, rewrite), (spec.node, rewrite_dataclass(spec.tag)))
+    return Finding(node, DICT_CALL, "rewritten", reason, rewrites, node)
+
+
 def _literal(node: cst.BaseExpression, is_dict_call: IsDictCall) -> bool:
     return isinstance(node, cst.Dict) or is_dict_call(node)
 
@@ -246,12 +278,18 @@ def call_findings(
     questions: Questions | None = None,
     shape: IsDictCall = shaped_like_dict_call,
     classes: dict[str, cst.ClassDef] | None = None,
+    dataclasses_of: dict[str, OutcomeClass] | None = None,
 ) -> list[Finding]:
     """`classes`: the file's Outcome TypedDicts (their calls build dicts, see `typeddicts`)."""
     out: list[Finding] = []
     tagged = tagged_classes(found)
+    specs = dataclasses_of or {}
     for node, scope in found.calls:
         name = called_name(node.func)
+        spec = specs.get(name or "") if isinstance(node.func, cst.Name) else None
+        if spec is not None:
+            out.append(_dataclass_finding(node, spec, is_dict_call, shape))
+            continue
         if name in tagged and not any(a.keyword and a.keyword.value == "type" for a in node.args):
             reason = (
                 f"{tagged[name]} Outcome built by `{name}(…)`, whose `type` field defaults to "
