@@ -40,8 +40,14 @@ The baseline creates no file and never pays. So the only phase that frees inodes
 starts once they have aged (a sync, then `--settle` seconds). A store removed
 just before the benchmark (the last run's copies) slows its first round only.
 
+With `--against DIR` (a directory holding another version's `jp_migrate`
+package), each round also times both versions' migrations, one after the
+other, each in a child process of its own (timed inside it, after its imports):
+an interleaved A/B comparison on the same machine and store.
+
     python benchmarks/bench_store.py                 # the full 100 MB store
     python benchmarks/bench_store.py --size 0.05     # 5% of it (a quick smoke run)
+    python benchmarks/bench_store.py --against /tmp/old   # this code against /tmp/old/jp_migrate
 """
 
 from __future__ import annotations
@@ -349,6 +355,40 @@ def _fresh(source: Path, scratch: Path, name: str) -> Path:
     return target
 
 
+CHILD = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from jp_migrate.store.api import StoreOptions, run_stores
+options = StoreOptions(**eval(sys.argv[3]))
+started = time.perf_counter()
+run = run_stores([sys.argv[2]], options)
+elapsed = time.perf_counter() - started
+bad = [f for f in run.files if f.status == "error"]
+print(elapsed if not bad else f"error: {bad[0].path}: {bad[0].message}")
+"""
+COMPARED = {
+    "backup": {},
+    "jobs2": {"jobs": 2},
+    "check": {"check": True},
+    "no-backup": {"backup": False},
+}
+
+
+def in_child(code: Path, root: Path, options: dict[str, Any]) -> float:
+    """Seconds a migration of `root` takes with the `jp_migrate` under `code`, timed in a
+    child process after its imports."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(code), str(root), repr(options)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    out = done.stdout.strip()
+    if out.startswith("error"):
+        raise SystemExit(f"{code}: {out}")
+    return float(out)
+
+
 def peak_memory(root: Path) -> int:
     """Max RSS (bytes) of a child process that migrates `root` through the CLI."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -389,6 +429,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--dir", help="where to generate the stores (default: the system temp dir)")
+    parser.add_argument(
+        "--against", help="a directory holding another jp_migrate: time both, interleaved"
+    )
     args = parser.parse_args(argv)
     conversations = max(4, int(1_000 * args.size))
     total = int(100_000_000 * args.size)
@@ -428,6 +471,14 @@ def main(argv: list[str] | None = None) -> int:
             once("jobs2", lambda r: _migrate(r, jobs=2))
             once("check", lambda r: _migrate(r, check=True))
             once("floor", syscall_floor)
+            if args.against:
+                here = Path(__file__).resolve().parents[1]
+                for name, options in COMPARED.items():  # the --no-backup pair last: frees inodes
+                    for label, code in (("old", Path(args.against)), ("new", here)):
+                        root = _fresh(source, scratch, f"run{next(counter)}")
+                        times.setdefault(f"{label}:{name}", []).append(
+                            in_child(code, root, options)
+                        )
             once("no-backup", lambda r: _migrate(r, backup=False))  # frees inodes: last
         seconds = {name: min(values) for name, values in times.items()}
         figures["seconds"] = {k: round(v, 3) for k, v in seconds.items()}
@@ -439,6 +490,17 @@ def main(argv: list[str] | None = None) -> int:
         figures["cpu_seconds"] = {k: round(v, 3) for k, v in cpu.items()}
         figures["cpu_ratios"] = {k: round(cpu[k] / cpu["baseline"], 3) for k in TARGETS}
         figures["baseline_mb_per_s"] = round(data / 1e6 / seconds["baseline"], 1)
+        if args.against:
+            figures["compared"] = {
+                name: {
+                    "old": round(seconds[f"old:{name}"], 3),
+                    "new": round(seconds[f"new:{name}"], 3),
+                    "new_to_old": round(seconds[f"new:{name}"] / seconds[f"old:{name}"], 3),
+                    "old_to_baseline": round(seconds[f"old:{name}"] / seconds["baseline"], 3),
+                    "new_to_baseline": round(seconds[f"new:{name}"] / seconds["baseline"], 3),
+                }
+                for name in COMPARED
+            }
         if not args.no_memory:
             peak = peak_memory(_fresh(source, scratch, "memory"))
             figures["peak_rss"] = peak
@@ -480,6 +542,12 @@ def main(argv: list[str] | None = None) -> int:
             f"   [{figures['no_write_ratios']['floor']:.3f}x no-write]"
             f" (read + create temp + write + fsync + rename per file, nothing else)"
         )
+        for name, row in figures.get("compared", {}).items():
+            print(
+                f"{name:>10}: old {row['old']:.2f}s ({row['old_to_baseline']:.3f}x baseline)"
+                f"  new {row['new']:.2f}s ({row['new_to_baseline']:.3f}x baseline)"
+                f"  new/old {row['new_to_old']:.3f}"
+            )
         if "peak_rss" in figures:
             for label, peak, budget, largest in (
                 ("store", figures["peak_rss"], figures["peak_budget"], figures["largest"]),

@@ -7,9 +7,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# Tables and arrays nested deeper than this are refused: no config or rule needs a tenth of
+# it, and what reads the document (tomllib itself, validation, copies) recurses per level.
+MAX_DEPTH = 64
+
 
 def read_toml(path: Path, error: Callable[[str], Exception]) -> dict[str, Any]:
-    """The parsed document; `error(reason)` is raised for an unreadable, non-UTF-8 or invalid file."""
+    """The parsed document; `error(reason)` is raised for an unreadable, non-UTF-8 or invalid
+    file, or one nested deeper than `MAX_DEPTH`."""
     try:
         text = path.read_text("utf-8")
     except OSError as exc:
@@ -17,6 +22,25 @@ def read_toml(path: Path, error: Callable[[str], Exception]) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise error("not valid UTF-8") from None
     try:
-        return tomllib.loads(text)
+        document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise error(f"invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise error(f"invalid TOML: nested deeper than {MAX_DEPTH} levels") from None
+    if _too_deep(document):
+        raise error(f"invalid TOML: nested deeper than {MAX_DEPTH} levels")
+    return document
+
+
+def _too_deep(document: dict[str, Any]) -> bool:
+    """Whether tables and arrays nest beyond `MAX_DEPTH` (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(document, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+    return False

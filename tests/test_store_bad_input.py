@@ -204,13 +204,13 @@ def test_locked_conversation_is_skipped_and_reported(tmp_path: Path) -> None:
 
 def test_the_migrator_holds_the_lock_jp_uses(tmp_path: Path) -> None:
     from jp_migrate.store.discover import Conversation, StorageRoot
-    from jp_migrate.store.lock import HeldLock, lock_path
+    from jp_migrate.store.lock import HeldLock, LockTable, lock_path
 
     root = tmp_path / "store"
     write_conversation(root, BAD, legacy_events())
     conversation = Conversation(StorageRoot(root, str(root)), BAD, archived=False)
     assert conversation.id == "17000000002"
-    held = HeldLock(root, conversation.id)
+    held = HeldLock(LockTable(), (str(root),), conversation.id)
     try:
         assert lock_path(root, "17000000002") == root / "locks" / "17000000002.lock"
         fd = os.open(lock_path(root, conversation.id), os.O_RDWR)

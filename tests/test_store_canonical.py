@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jp_migrate.convert.store_rules import upgrade_events
-from jp_migrate.store import migrate
+from jp_migrate.store import plan
 from jp_migrate.store.canonical import pretty, rewrite, rewrite_keeping
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -34,7 +34,7 @@ def test_a_spliced_canonical_file_is_the_pretty_dump_of_the_migrated_events(
     data, kept = rewrite_keeping(raw, events, replaced)
     # the manifest's two hashes share the state after these bytes: they must be the same
     assert data == pretty(upgrade.events) and data[:kept] == raw[:kept]
-    old_hash, new_hash = migrate._hashes(raw, data, kept)
+    old_hash, new_hash = plan.hashes(raw, data, kept)
     assert (old_hash, new_hash) == (sha256(raw).hexdigest(), sha256(data).hexdigest())
 
 

@@ -1,16 +1,16 @@
-"""Crash safety: SIGKILL the migrator at random moments; every events.json stays whole.
+"""Crash safety: a run killed or stopped inside its write phase, at points chosen by a test
+hook (`JP_MIGRATE_TEST_PAUSE=before-rename:N` stops the process, SIGSTOP, just before its
+N-th rename: temporaries written, the batch journaled, backups linked), never by timing.
 
-After each kill every file parses and is wholly legacy or wholly migrated (the
-atomic rename), and a rerun finishes the job; the interrupted runs can still be
-verified against their backups.
+After the kill every events.json is whole (wholly legacy or wholly migrated); after the
+next run, or a rollback, nothing is left that was not there before: no temporary, no
+backup its run's record does not name, no lock file; a rerun with any --jobs completes.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,7 +22,7 @@ from bridge_support import live_processes
 from conftest import REPO, run_cli
 from store_support import generated_store
 
-KILLS = 24
+CONVERSATIONS = 240  # seven batches in one process, three or more in one of two workers
 
 
 def _state(path: Path) -> str:
@@ -36,130 +36,164 @@ def _state(path: Path) -> str:
     return kinds.pop() if kinds else "none"
 
 
-def _start(store: Path, *args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "jp_migrate", "conversations", str(store), *args],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+def _stopped(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] == "T"
 
 
-def _timed_run(store: Path, scratch: Path) -> float:
-    """How long a whole run takes here (on a copy), so kills spread over start-up and writing."""
-    shutil.copytree(store, scratch)
-    started = time.perf_counter()
-    _start(scratch).wait(timeout=120)
-    elapsed = time.perf_counter() - started
-    shutil.rmtree(scratch)
-    return elapsed
+def _family(pid: int) -> list[int]:
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    try:
+        return [pid, *map(int, children.read_text().split())]
+    except OSError:
+        return [pid]
 
 
-def test_sigkill_at_random_moments_never_tears_a_file(tmp_path: Path) -> None:
-    store = generated_store(tmp_path, conversations=160, total_bytes=2_400_000, seed=11)
-    files = sorted(store.glob("conversations/**/events.json"))
-    assert all(_state(p) == "legacy" for p in files)
-    duration = _timed_run(store, tmp_path / "timing")
-    rng = random.Random(2026)
-    states: list[dict[str, int]] = []
-    for kill in range(KILLS):
-        proc = _start(store, *(["--jobs", "2"] if kill % 3 == 2 else []))
-        time.sleep(rng.uniform(0.05, duration))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=60)
-        counts = {"legacy": 0, "migrated": 0, "none": 0}
-        for path in files:
-            counts[_state(path)] += 1
-        states.append(counts)
-        if counts["legacy"] == 0:  # the run got through: start over from the backups
-            assert run_cli("rollback", str(store)).returncode == 0
-    assert any(0 < s["migrated"] < len(files) for s in states), f"no kill landed mid-run: {states}"
-
-    final = run_cli("conversations", str(store))
-    assert final.returncode == 0, final.stderr
-    assert all(_state(p) in ("migrated", "none") for p in files)
-    assert not list(
-        store.glob("conversations/**/.*.partial")
-    )  # temporaries of killed runs cleaned up
-    verify = run_cli("conversations", str(store), "--verify")
-    assert verify.returncode == 0, verify.stdout + verify.stderr
-
-
-@pytest.mark.parametrize(
-    ("signum", "group", "jobs"),
-    [
-        (signal.SIGINT, True, "1"),
-        (signal.SIGINT, True, "2"),
-        (signal.SIGTERM, True, "2"),
-        (signal.SIGHUP, True, "2"),
-        (signal.SIGTERM, False, "2"),
-    ],
-    ids=["ctrl-c", "ctrl-c jobs 2", "timeout jobs 2", "hangup jobs 2", "kill jobs 2"],
-)
-def test_a_stopped_run_ends_cleanly(
-    tmp_path: Path, signum: signal.Signals, group: bool, jobs: str
-) -> None:
-    """A stop mid-run, to the whole process group (a terminal's Ctrl-C or hang-up, `timeout`'s
-    SIGTERM) or to the CLI alone (`kill`): exit 128+signal at once, no traceback, no
-    temporary left, no worker left, every file whole, and rollback undoes what was
-    committed. With --jobs, workers had printed tracebacks and left their temporaries,
-    and a group SIGTERM had killed them mid-batch and stalled the run for 30 s."""
-    store = generated_store(tmp_path / "s", conversations=240, total_bytes=12_000_000, seed=7)
-    files = sorted(store.glob("conversations/**/events.json"))
-    before = {p: p.read_bytes() for p in files}
+def _start_paused(store: Path, jobs: str, rename: int) -> subprocess.Popen[bytes]:
+    """A run started in a session of its own, returned once its writing processes (the
+    run itself, or both workers) stopped themselves at the hook (before their `rename`-th
+    rename)."""
+    env = {**os.environ, "JP_MIGRATE_TEST_PAUSE": f"before-rename:{rename}"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "jp_migrate", "conversations", str(store), "--jobs", jobs],
         cwd=REPO,
+        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 60
-    while not any(store.glob(".jp-migrate/runs/*/journal.jsonl")):  # a batch is committed
-        assert proc.poll() is None and time.monotonic() < deadline, "the run never started"
-        time.sleep(0.005)
-    if group:
-        os.killpg(proc.pid, signum)
+    deadline = time.monotonic() + 120
+    while sum(_stopped(pid) for pid in _family(proc.pid)) < int(jobs):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            _, err = proc.communicate()
+            pytest.fail(f"the run never reached the pause point: {err.decode()}")
+        time.sleep(0.01)
+    return proc
+
+
+def _stop(proc: subprocess.Popen[bytes], how: str) -> str:
+    """Kill the paused run: `kill` (SIGKILL), or a stop signal to the whole process group
+    (a terminal's Ctrl-C, `timeout`'s SIGTERM), then SIGCONT to deliver it. Its stderr."""
+    if how == "kill":
+        proc.kill()
     else:
-        proc.send_signal(signum)
-    _, err = proc.communicate(timeout=15)  # well within the workers' 30 s grace
-    stderr = err.decode()
-    assert proc.returncode == 128 + signum and "Traceback" not in stderr, stderr
-    assert not list(store.glob("conversations/**/.*.partial"))
-    time.sleep(0.2)
-    assert not [p for p in live_processes(str(store)) if p != proc.pid]
-    states = [_state(p) for p in files]
-    assert "legacy" in states, "the run finished before the signal: nothing was stopped"
-    assert run_cli("rollback", str(store)).returncode == 0
-    assert all(p.read_bytes() == data for p, data in before.items())
+        os.killpg(proc.pid, signal.SIGINT if how == "ctrl-c" else signal.SIGTERM)
+        os.killpg(proc.pid, signal.SIGCONT)
+    _, err = proc.communicate(timeout=60)
+    if how != "kill":
+        signum = signal.SIGINT if how == "ctrl-c" else signal.SIGTERM
+        assert proc.returncode == 128 + signum, err.decode()
+        assert "Traceback" not in err.decode()
+    return err.decode()
+
+
+def _leftovers(store: Path) -> list[str]:
+    """What a run must not leave: temporaries, lock files, backups no record names."""
+    found = [str(p) for p in store.glob("conversations/**/.*.partial")]
+    found += [str(p) for p in store.glob("conversations/**/*.partial")]
+    found += [str(p) for p in (store / "locks").glob("*")] if (store / "locks").is_dir() else []
+    for run in (store / ".jp-migrate" / "runs").glob("*"):
+        named: set[str] = set()
+        manifest = run / "manifest.json"
+        if manifest.exists():
+            named |= {f["backup"] for f in json.loads(manifest.read_text())["files"] if f["backup"]}
+        journal = run / "journal.jsonl"
+        if journal.exists():
+            lines = journal.read_text().splitlines()
+            named |= {json.loads(line)["backup"] for line in lines if json.loads(line)["backup"]}
+        for backup in (run / "backup").rglob("*"):
+            if backup.is_file() and backup.relative_to(run).as_posix() not in named:
+                found.append(str(backup))
+    return found
+
+
+def _no_process_left(store: Path) -> None:
+    """The run's processes are gone (a worker is killed with its parent)."""
+    deadline = time.monotonic() + 30
+    while live_processes(str(store)):
+        assert time.monotonic() < deadline, "a process of the killed run is still there"
+        time.sleep(0.05)
+
+
+CASES = [
+    ("kill", "1", 1),
+    ("kill", "1", 40),
+    ("kill", "2", 5),
+    ("kill", "2", 33),
+    ("ctrl-c", "1", 5),
+    ("ctrl-c", "2", 5),
+    ("term", "2", 5),
+]
+IDS = [f"{how} jobs {jobs} before rename {n}" for how, jobs, n in CASES]
+
+
+@pytest.mark.parametrize(("how", "jobs", "rename"), CASES, ids=IDS)
+def test_a_killed_run_leaves_nothing_after_the_next_run(
+    tmp_path: Path, how: str, jobs: str, rename: int
+) -> None:
+    store = generated_store(tmp_path, conversations=CONVERSATIONS, total_bytes=2_400_000, seed=11)
+    files = sorted(store.glob("conversations/**/events.json"))
+    originals = {p: p.read_bytes() for p in files}
+    proc = _start_paused(store, jobs, rename)
+    _stop(proc, how)
+    _no_process_left(store)
+    states = [_state(p) for p in files]  # every file whole
+    assert "legacy" in states, "the kill landed after the run"
+    if jobs == "1":  # exactly where the hook stopped it
+        assert states.count("migrated") == rename - 1
+
+    rerun = run_cli("conversations", str(store), "--jobs", jobs)  # finishes, with any --jobs
+    assert rerun.returncode == 0, rerun.stderr
+    assert all(_state(p) in ("migrated", "none") for p in files)
+    assert _leftovers(store) == []
+    verify = run_cli("conversations", str(store), "--verify")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+
+    for _ in range(2):  # the rerun's run, then the killed one
+        back = run_cli("rollback", str(store))
+        assert back.returncode == 0, back.stderr
+    assert {p: p.read_bytes() for p in files} == originals
+    assert _leftovers(store) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_rollback_after_a_kill_restores_and_leaves_nothing(tmp_path: Path, jobs: str) -> None:
+    store = generated_store(tmp_path, conversations=CONVERSATIONS, total_bytes=2_400_000, seed=5)
+    files = sorted(store.glob("conversations/**/events.json"))
+    originals = {p: p.read_bytes() for p in files}
+    proc = _start_paused(store, jobs, 5)
+    _stop(proc, "kill")
+    _no_process_left(store)
+    assert list(store.glob("conversations/**/.*.partial")), "no temporary to clean up"
+    back = run_cli("rollback", str(store))
+    assert back.returncode == 0, back.stderr
+    assert {p: p.read_bytes() for p in files} == originals
+    assert _leftovers(store) == []
 
 
 def test_a_worker_killed_from_outside_ends_the_run_with_one_line(tmp_path: Path) -> None:
-    """A --jobs worker SIGKILLed (the OOM killer, say): one error line, exit 2, every file
-    whole; the run had waited for it forever."""
-    store = generated_store(tmp_path / "s", conversations=240, total_bytes=12_000_000, seed=7)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jp_migrate", "conversations", str(store), "--jobs", "2"],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    workers: list[str] = []
-    while not workers:
-        assert proc.poll() is None and time.monotonic() < deadline, "no worker started"
-        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-        workers = children.read_text().split() if children.exists() else []
-        time.sleep(0.005)
-    os.kill(int(workers[0]), signal.SIGKILL)  # most often idle, holding the task queue's lock
+    """A --jobs worker SIGKILLed (the OOM killer, say) mid-write: one error line, exit 2,
+    every file whole; the next run finishes."""
+    store = generated_store(tmp_path, conversations=CONVERSATIONS, total_bytes=2_400_000, seed=7)
+    proc = _start_paused(store, "2", 5)
+    worker = next(pid for pid in _family(proc.pid) if _stopped(pid))
+    assert worker != proc.pid
+    os.kill(worker, signal.SIGKILL)
     try:
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:  # hung: leave no busy process to the rest of the suite
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     lines = err.decode().strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1, lines
     assert lines[0].startswith("error: a --jobs worker process died"), lines
     for path in store.glob("conversations/**/events.json"):
         _state(path)
+    rerun = run_cli("conversations", str(store), "--jobs", "2")
+    assert rerun.returncode == 0, rerun.stderr
+    assert _leftovers(store) == []

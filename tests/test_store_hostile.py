@@ -10,6 +10,7 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from conftest import run_cli
@@ -119,8 +120,9 @@ def test_a_state_directory_that_is_a_file_is_one_line_not_one_per_conversation(
     result = run_cli("conversations", str(root))
     assert result.returncode == 2
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert errors == [f"error: {root / '.jp-migrate'}: not a directory: "
-                      "no conversation of this store migrated"]
+    assert errors == [
+        f"error: {root / '.jp-migrate'}: not a directory: no conversation of this store migrated"
+    ]
 
 
 def test_a_symlinked_backup_directory_is_refused_by_rollback(tmp_path: Path) -> None:
@@ -195,8 +197,10 @@ def test_a_run_id_is_a_name_never_a_path(tmp_path: Path, run_id: str) -> None:
     result = run_cli("rollback", str(root), "--run", run_id)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        f"error: --run {run_id!r}: not a run id (a run id is a name such as "
-        "20261124T093000123456Z-4242, as under .jp-migrate/runs/)"
+        (
+            f"error: --run {run_id!r}: not a run id (a run id is a name such as "
+            "20261124T093000123456Z-4242, as under .jp-migrate/runs/)"
+        )
     ]
     assert _tree(outside) == before
 
@@ -214,3 +218,64 @@ def test_a_symlinked_events_json_is_not_restored_through(tmp_path: Path) -> None
     assert _tree(outside) == before
     assert events.is_symlink()
     assert not _migrated(root / "conversations" / OTHER / "events.json")  # the rest restored
+
+
+BAD_NAME = os.fsdecode(b"17000000003-bad\xff\xfename")  # not UTF-8: held as surrogate escapes
+SHOWN_NAME = "17000000003-bad\\xff\\xfename"
+
+
+def _with_bad_name(tmp_path: Path) -> tuple[Path, list[Path]]:
+    root = tmp_path / "ws" / ".jp"
+    files = [
+        write_conversation(root, name, legacy_events())
+        for name in (GOOD, BAD_NAME, "17000000004-zgood")
+    ]
+    return root, files
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_name_that_is_not_utf8_travels_end_to_end(tmp_path: Path, jobs: str) -> None:
+    root, files = _with_bad_name(tmp_path)
+    result = run_cli("conversations", str(root), "--jobs", jobs)
+    assert result.returncode == 0, result.stderr
+    assert "\udcff" not in result.stdout and SHOWN_NAME in result.stdout
+    assert all(_migrated(f) for f in files)
+    run = _one_run(root)
+    recorded = json.loads((run / "manifest.json").read_text())
+    assert f"conversations/{BAD_NAME}/events.json" in [f["path"] for f in recorded["files"]]
+    journal = [json.loads(line) for line in (run / "journal.jsonl").read_text().splitlines()]
+    assert f"conversations/{BAD_NAME}/events.json" in [f["path"] for f in journal]
+    verify = run_cli("conversations", str(root), "--verify")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    back = run_cli("rollback", str(root))
+    assert back.returncode == 0, back.stderr
+    assert SHOWN_NAME in back.stdout and not any(_migrated(f) for f in files)
+
+
+@pytest.mark.parametrize("shard", ["1/2", "2/2"])
+def test_a_name_that_is_not_utf8_can_be_sharded(tmp_path: Path, shard: str) -> None:
+    root, _ = _with_bad_name(tmp_path)
+    result = run_cli("conversations", str(root), "--dry-run", "--shard", shard)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "markdown", "terminal", "junit", "sarif"])
+def test_a_name_that_is_not_utf8_is_shown_escaped_in_every_report(tmp_path: Path, fmt: str) -> None:
+    """Two names that are not UTF-8: one that would migrate, one in error (SARIF lists only
+    errors); every report is written, UTF-8 only, both names escaped."""
+    root, files = _with_bad_name(tmp_path)
+    broken = os.fsdecode(b"17000000005-broken\xfe")
+    write_conversation(root, broken, "[\n  {,\n]\n")
+    report = tmp_path / f"report.{fmt}"
+    result = run_cli("check", str(root.parent), "--no-tools", "--report", f"{fmt}={report}")
+    assert result.returncode == 2, result.stderr  # the broken file is an input error
+    assert "Traceback" not in result.stderr
+    assert "17000000005-broken\\xfe" in result.stderr
+    text = report.read_bytes().decode("utf-8")  # strict: nothing but UTF-8 written
+    text = text.replace("\\\\", "\\")  # JSON and SARIF double a backslash
+    if fmt == "sarif":
+        text = unquote(text)  # its file URIs are percent-encoded
+    assert "17000000005-broken\\xfe" in text
+    if fmt != "sarif":
+        assert SHOWN_NAME in text and GOOD in text and "17000000004-zgood" in text
+    assert not any(_migrated(f) for f in files)

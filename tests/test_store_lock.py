@@ -1,8 +1,8 @@
-"""Conversation locks held through one linked anchor inode (jp_migrate/store/lock.py).
+"""Conversation locks (jp_migrate/store/lock.py): a file per lock, as JP's own.
 
 A `jp` (here: another process doing what `jp_storage::lock` does, open + flock
-LOCK_EX|LOCK_NB) must find every conversation we hold locked, whichever way we
-hold it, and a killed run's leftovers must not block the next run.
+LOCK_EX|LOCK_NB) must find every conversation we hold locked, and a killed
+run's leftovers must not block the next run nor outlive it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from store_support import jp_try_lock
 
 from jp_migrate.store import lock
-from jp_migrate.store.lock import ConversationLocked, HeldLock, lock_path
+from jp_migrate.store.lock import ConversationLocked, HeldLock, LockTable, lock_path
 
 JP_HOLD_LOCK = """
 import fcntl, os, sys, time
@@ -27,22 +27,21 @@ time.sleep(30)
 """
 
 
+def _held(table: LockTable, root: Path, conversation_id: str) -> HeldLock:
+    return HeldLock(table, (str(root),), conversation_id)
+
+
 def test_held_conversations_are_locked_for_jp_and_released_after(tmp_path: Path) -> None:
-    held = [HeldLock(tmp_path, f"1760000000{i}") for i in range(3)]
+    table = LockTable()
+    held = [_held(table, tmp_path, f"1760000000{i}") for i in range(3)]
     try:
-        inodes = {os.stat(lock_path(tmp_path, f"1760000000{i}")).st_ino for i in range(3)}
-        assert (
-            len(inodes) == 1
-        )  # one anchor inode, linked under each name: no file created per lock
         for i in range(3):
             assert jp_try_lock(lock_path(tmp_path, f"1760000000{i}")) == "locked"
     finally:
         for h in held:
             h.release()
-    assert not lock_path(tmp_path, "17600000000").exists()  # like jp: no lock file left behind
+    assert os.listdir(tmp_path / "locks") == []  # like jp: no lock file left behind
     assert jp_try_lock(lock_path(tmp_path, "17600000000")) == "acquired"
-    lock.release_anchors()
-    assert os.listdir(tmp_path / "locks") == ["17600000000.lock"]  # jp_try_lock's own file
 
 
 def test_the_copies_of_one_conversation_share_its_lock(tmp_path: Path) -> None:
@@ -50,9 +49,10 @@ def test_the_copies_of_one_conversation_share_its_lock(tmp_path: Path) -> None:
 
     The lock stays held, for a jp, until the last copy lets go of it.
     """
+    table = LockTable()
     path = lock_path(tmp_path, "17600000030")
-    first = HeldLock(tmp_path, "17600000030")
-    second = HeldLock(tmp_path, "17600000030")  # no ConversationLocked: the lock is ours
+    first = _held(table, tmp_path, "17600000030")
+    second = _held(table, tmp_path, "17600000030")  # no ConversationLocked: the lock is ours
     try:
         first.release()
         assert jp_try_lock(path) == "locked"
@@ -60,86 +60,73 @@ def test_the_copies_of_one_conversation_share_its_lock(tmp_path: Path) -> None:
         second.release()
     assert not path.exists()
     assert jp_try_lock(path) == "acquired"
-    lock.release_anchors()
 
 
-def test_locks_dir_removed_between_runs_still_links_the_anchor(tmp_path: Path) -> None:
-    """A second run in one process, after `locks/` was removed, links its anchor again."""
-    first = HeldLock(tmp_path, "17600000020")
-    first.release()
-    lock.release_anchors()
+def test_locks_dir_removed_mid_run_is_made_again(tmp_path: Path) -> None:
+    table = LockTable()
+    _held(table, tmp_path, "17600000020").release()
     (tmp_path / "locks").rmdir()
-    held = [HeldLock(tmp_path, f"1760000002{i}") for i in range(2)]
+    held = _held(table, tmp_path, "17600000021")
     try:
-        inodes = {os.stat(lock_path(tmp_path, f"1760000002{i}")).st_ino for i in range(2)}
-        assert len(inodes) == 1  # the anchor, not a file per lock
+        assert jp_try_lock(lock_path(tmp_path, "17600000021")) == "locked"
     finally:
-        for h in held:
-            h.release()
-        lock.release_anchors()
+        held.release()
 
 
 def test_a_lock_jp_holds_is_respected(tmp_path: Path) -> None:
     path = lock_path(tmp_path, "17600000005")
     path.parent.mkdir(parents=True)
     jp = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            JP_HOLD_LOCK,
-            str(path),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
+        [sys.executable, "-c", JP_HOLD_LOCK, str(path)], stdout=subprocess.PIPE, text=True
     )
     try:
         assert jp.stdout is not None and jp.stdout.readline().strip() == "held"
         with pytest.raises(ConversationLocked):
-            HeldLock(tmp_path, "17600000005")
+            _held(LockTable(), tmp_path, "17600000005")
         assert path.exists()  # jp's file is never removed by us
     finally:
         jp.kill()
         jp.wait()
-        lock.release_anchors()
 
 
-def test_leftovers_of_a_killed_run_do_not_block_the_next(tmp_path: Path) -> None:
-    """A killed run leaves its anchor and lock names linked to it, none of them locked."""
+def test_a_lock_file_jp_left_is_locked_in_place_and_kept(tmp_path: Path) -> None:
+    path = lock_path(tmp_path, "17600000006")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")  # a jp's, unlocked (jp exited)
+    lock.sweep(tmp_path)
+    assert path.exists()  # not ours: the sweep leaves it
+    held = _held(LockTable(), tmp_path, "17600000006")
+    try:
+        assert jp_try_lock(path) == "locked"
+    finally:
+        held.release()
+    assert path.exists()
+
+
+def test_leftovers_of_a_killed_run_are_swept_and_do_not_block(tmp_path: Path) -> None:
+    """A killed run leaves lock files of its own, none of them locked."""
     locks = tmp_path / "locks"
     locks.mkdir()
-    dead_anchor = locks / f"{lock.ANCHOR_PREFIX}999999{lock.ANCHOR_SUFFIX}"
-    dead_anchor.write_bytes(b"")
     names = [lock_path(tmp_path, f"1760000001{i}") for i in range(3)]
     for name in names:
-        os.link(dead_anchor, name)
-    held = [HeldLock(tmp_path, f"1760000001{i}") for i in range(3)]  # all at once, as in a batch
+        name.write_bytes(lock.OURS)
+    held = _held(LockTable(), tmp_path, "17600000010")  # found in place: locked there
     try:
-        assert not dead_anchor.exists()  # nobody held it: swept
-        for name in names:
-            assert jp_try_lock(name) == "locked"
+        assert jp_try_lock(names[0]) == "locked"
+        lock.sweep(tmp_path)  # a held one stays
+        assert names[0].exists() and not names[1].exists() and not names[2].exists()
     finally:
-        for h in held:
-            h.release()
-        lock.release_anchors()
-    assert not any(name.exists() for name in names)
+        held.release()
+    lock.sweep(tmp_path)
     assert os.listdir(locks) == []
 
 
-def test_no_backup_reuse_never_changes_what_a_reader_of_the_old_file_sees(tmp_path: Path) -> None:
-    """--no-backup reuses replaced originals as temporaries, but never one somebody has open."""
-    from store_support import generated_store
-
-    from jp_migrate.store.api import StoreOptions, run_stores
-    from jp_migrate.store.migrate import BATCH_FILES
-
-    store = generated_store(tmp_path, conversations=BATCH_FILES + 16, total_bytes=600_000)
-    files = sorted(store.glob("conversations/**/events.json"))
-    readers = {path: (os.open(path, os.O_RDONLY), path.read_bytes()) for path in files}
-    try:
-        run = run_stores([store], StoreOptions(backup=False))
-        assert sum(f.status == "migrated" for f in run.files) > BATCH_FILES  # spares were offered
-        for path, (fd, original) in readers.items():
-            assert os.pread(fd, len(original) + 1, 0) == original, path
-    finally:
-        for fd, _ in readers.values():
-            os.close(fd)
+def test_a_planted_link_in_locks_is_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.write_bytes(b"precious\n")
+    (tmp_path / "locks").mkdir()
+    lock_path(tmp_path, "17600000040").symlink_to(outside)
+    with pytest.raises(OSError):
+        _held(LockTable(), tmp_path, "17600000040")
+    lock.sweep(tmp_path)
+    assert outside.read_bytes() == b"precious\n"

@@ -20,9 +20,9 @@ import pytest
 from conftest import run_cli
 from store_support import jp_try_lock, legacy_events, responses, write_conversation
 
-from jp_migrate.store import lock, userlocal
+from jp_migrate.store import userlocal
 from jp_migrate.store.discover import StorageRoot, user_local_roots
-from jp_migrate.store.lock import ConversationLocked, HeldLock, lock_path
+from jp_migrate.store.lock import ConversationLocked, HeldLock, LockTable, lock_path
 
 WS_ID = "t8k2q"
 NAME = "17000000001-held"
@@ -173,14 +173,13 @@ def test_the_migrator_holds_the_lock_in_user_storage_and_in_the_root(
     conversation_id = NAME.split("-")[0]
     roots = StorageRoot(storage, str(storage)).lock_roots
     assert roots == (str(user), str(storage))
-    held = HeldLock(roots, conversation_id)
+    held = HeldLock(LockTable(), roots, conversation_id)
     try:
         # JP opens the user-local lock if it exists, else the root's: both are held
         assert jp_try_lock(lock_path(user, conversation_id)) == "locked"
         assert jp_try_lock(lock_path(storage, conversation_id)) == "locked"
     finally:
         held.release()
-    lock.release_anchors()
     assert not lock_path(user, conversation_id).exists()  # like jp: no lock file left
     assert not lock_path(storage, conversation_id).exists()
     assert os.listdir(user / "locks") == [] and os.listdir(storage / "locks") == []
@@ -193,9 +192,8 @@ def test_a_lock_found_held_in_one_place_releases_what_was_taken_in_the_other(
     conversation_id = NAME.split("-")[0]
     with held_by_jp(storage, conversation_id):  # JP's fallback place, taken second by us
         with pytest.raises(ConversationLocked):
-            HeldLock((str(user), str(storage)), conversation_id)
+            HeldLock(LockTable(), (str(user), str(storage)), conversation_id)
         assert not lock_path(user, conversation_id).exists()  # our first one was released
-    lock.release_anchors()
 
 
 def test_rollback_honours_a_lock_held_in_user_storage(tmp_path: Path, jp_data_home: Path) -> None:

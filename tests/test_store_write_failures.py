@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from store_support import jp_try_lock, legacy_events, responses, write_conversation
 
-from jp_migrate.store import migrate
+from jp_migrate.store import commit
 from jp_migrate.store.api import StoreOptions, run_stores
 
 BAD = "17000000002-bad"
@@ -39,15 +39,17 @@ def test_a_write_failure_spoils_only_its_conversation(
     paths = {name: write_conversation(tmp_path, name, legacy_events()) for name in [*GOOD, BAD]}
     before = paths[BAD].read_bytes()
     if where == "temporary":
-        monkeypatch.setattr(migrate, "write_temp", _failing(migrate.write_temp, 0))
+        monkeypatch.setattr(commit, "write_temp", _failing(commit.write_temp, 0))
     else:
-        monkeypatch.setattr(migrate, "link_or_copy", _failing(migrate.link_or_copy, 0))
+        monkeypatch.setattr(commit, "link_or_copy", _failing(commit.link_or_copy, 0))
 
     run = run_stores([tmp_path], StoreOptions(jobs=jobs))  # workers inherit the failure
 
     by_name = {f.conversation: f for f in run.files}
     assert by_name[BAD].status == "error"
-    assert by_name[BAD].message == "No space left on device"
+    doing = "writing" if where == "temporary" else "keeping the backup"
+    assert by_name[BAD].message.startswith(f"{doing} {tmp_path}")
+    assert by_name[BAD].message.endswith(": No space left on device")
     assert paths[BAD].read_bytes() == before
     assert sorted(os.listdir(paths[BAD].parent)) == ["events.json", "metadata.json"]
     assert jp_try_lock(paths[BAD].parent.parent.parent / "locks" / f"{BAD}.lock") == "acquired"

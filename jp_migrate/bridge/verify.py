@@ -127,6 +127,8 @@ def _storage_root(store: Path) -> Path:
     for candidate in (store, store / ".jp"):
         if (candidate / "conversations").is_dir():
             return candidate
+    if store.name == "conversations" and store.is_dir():  # the store's conversations/ itself
+        return store.parent
     raise BridgeError(
         "not a workspace or storage root: no conversations/ directory", source=str(store)
     )

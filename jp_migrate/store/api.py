@@ -16,10 +16,11 @@ from typing import Literal
 
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store import manifest, safepath
+from jp_migrate.store import lock, manifest, safepath
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
 from jp_migrate.store.lock import LOCKS_DIR
 from jp_migrate.store.migrate import Mode, Result, Settings
+from jp_migrate.store.names import shown_file
 from jp_migrate.store.selection import select_rules
 from jp_migrate.store.workers import run_jobs
 
@@ -78,7 +79,7 @@ def _rejected(item: Rejected) -> StoreFile:
 def _directory_error(path: Path, reason: str) -> StoreFile:
     """One line for a directory every conversation of a store shares (its state, its locks)."""
     prefix = f"{path}: "
-    message = reason[len(prefix) :] if reason.startswith(prefix) else reason
+    message = reason.removeprefix(prefix)
     return StoreFile(path=str(path), conversation="", status="error", message=message)
 
 
@@ -87,7 +88,8 @@ def _unusable_roots(conversations: Iterable[Conversation]) -> dict[Path, tuple[P
     directory, why). Their conversations are left as they are, with one line for the root."""
     bad: dict[Path, tuple[Path, str]] = {}
     for root in {c.root.path: c.root for c in conversations}.values():
-        shared = [manifest.state_dir(root.path)] + [
+        state = manifest.state_dir(root.path)
+        shared = [state, state / manifest.RUNS] + [
             Path(lock_root) / LOCKS_DIR for lock_root in root.lock_roots
         ]
         for directory in shared:
@@ -158,8 +160,8 @@ def run_stores(
         conversations = [c for c in conversations if c.root.path not in unusable]
     roots = sorted({c.root.path for c in conversations})
     if run_id is not None:
-        for root in roots:
-            manifest.clear_discards(root)  # parked by a killed --no-backup run
+        for lock_root in sorted({r for c in conversations for r in c.root.lock_roots}):
+            lock.sweep(lock_root)  # lock files a killed run of ours left
     # By real path: one store named twice (a symlink, two PATHs) has one run record,
     # which a second manifest.json for it would overwrite.
     records: dict[str, list[manifest.FileRecord]] = defaultdict(list)
@@ -178,12 +180,12 @@ def run_stores(
             try:
                 written = manifest.finish_run(Path(root), run_id, records.get(root, []), opts)
             except JpMigrateError as exc:  # the files are written and journaled: report it
-                files.append(_directory_error(manifest.state_dir(Path(root)), str(exc)))
+                where = manifest.run_dir(Path(root), run_id) / manifest.MANIFEST
+                files.append(_directory_error(where, str(exc)))
                 continue
             if written is not None:
                 run_dirs.append(written)
-        for path in roots:
-            manifest.clear_discards(path)
+    files = [shown_file(f) for f in files]
     files.sort(key=lambda f: f.path)
     return StoreRun(files, run_dirs)
 

@@ -80,23 +80,10 @@ def filesystem_type(path: str) -> int | None:
     return _F_TYPE.from_buffer(buffer).value & 0xFFFFFFFF  # f_type comes first
 
 
-_BATCHABLE: dict[int, bool] = {}  # st_dev → whether its filesystem takes syncfs
-
-
-def forget() -> None:
-    """Look at each filesystem again (a device number can be another mount's by now)."""
-    _BATCHABLE.clear()
-
-
 def batchable(path: str, device: int | None = None) -> bool:
-    """Whether files on the filesystem holding `path` (its `device`, when known) are made
-    durable by `BatchSync` instead of an fsync each."""
-    if device is None:
-        device = os.stat(path).st_dev
-    known = _BATCHABLE.get(device)
-    if known is None:
-        known = _BATCHABLE[device] = _SYNCFS_KERNEL and filesystem_type(path) in SYNCFS_FILESYSTEMS
-    return known
+    """Whether files on the filesystem holding `path` are made durable by `BatchSync`
+    instead of an fsync each. (`device` is accepted for the callers that know it.)"""
+    return _SYNCFS_KERNEL and filesystem_type(path) in SYNCFS_FILESYSTEMS
 
 
 def syncfs(fd: int) -> None:

@@ -16,12 +16,16 @@ from jp_migrate.store.write import TEMP_SUFFIX
 
 JP_TEMP = f"{EVENTS}.tmp"  # JP's own atomic-write temporary (`<file>.tmp`, SPEC §3)
 OUR_TEMP = f".{EVENTS}{TEMP_SUFFIX}"
+METADATA_ONLY = "metadata.json only, no events.json: skipped, as jp skips it; left untouched"
 
 
 class Refused(Exception):
-    """The conversation is left untouched for a reason that is not its JSON (one line)."""
+    """The conversation is left untouched for a reason that is not its JSON (one line);
+    with status "unchanged", a note (nothing is wrong)."""
 
-    def __init__(self, message: str, status: Literal["error", "skipped"] = "error") -> None:
+    def __init__(
+        self, message: str, status: Literal["error", "skipped", "unchanged"] = "error"
+    ) -> None:
         super().__init__(message)
         self.status = status
 
@@ -45,6 +49,8 @@ def inspect(conversation: Conversation) -> Layout:
                 "left untouched",
                 "skipped",
             )
+        if METADATA in entries:  # JP logs a warning and skips such a directory (SPEC §3)
+            raise Refused(METADATA_ONLY, "unchanged")
         raise Refused("not a conversation: no events.json")
     if events.is_symlink():
         raise Refused("events.json is a symlink: not followed")

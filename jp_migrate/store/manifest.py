@@ -5,7 +5,6 @@
     .jp-migrate/runs/<run-id>/journal.jsonl   one line per file, appended as it is written
     .jp-migrate/runs/<run-id>/backup/conversations/<name>.events.json   the originals (hard links)
     .jp-migrate/runs/<run-id>/rolled-back     present once the run was undone
-    .jp-migrate/discard/<run-id>/…            --no-backup: originals awaiting deletion
 
 Only a run that changed a file leaves a record. Run ids sort by time. The
 journal survives a crash (the manifest is written at the end of a run), so an
@@ -14,6 +13,8 @@ interrupted run can still be rolled back.
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import re
@@ -28,13 +29,14 @@ import orjson
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store import safepath
 
+NAME_MAX = 255  # bytes in one file name: ext4, XFS, btrfs, tmpfs, APFS
+
 STATE_DIR = ".jp-migrate"
 RUNS = "runs"
 MANIFEST = "manifest.json"
 JOURNAL = "journal.jsonl"
 BACKUP = "backup"
 ROLLED_BACK = "rolled-back"
-DISCARD = "discard"
 MANIFEST_SCHEMA = "jp-migrate.store-run.v1"
 
 
@@ -97,18 +99,19 @@ def _run_dir(root: str | os.PathLike[str], run_id: str) -> str:
     return os.path.join(root, STATE_DIR, RUNS, run_id)
 
 
-def _discard_dir(root: str | os.PathLike[str]) -> str:
-    return os.path.join(root, STATE_DIR, DISCARD)
-
-
 def ensure_state_dir(root: Path) -> Path:
     state = Path(safepath.directory(root, STATE_DIR))
+    ignore = state / ".gitignore"
     try:  # never through a link planted there, dangling or not
-        fd = os.open(state / ".gitignore", safepath.CREATE, 0o644)
+        fd = os.open(ignore, safepath.CREATE, 0o644)
     except FileExistsError:
         return state
     try:
-        os.write(fd, b"*\n")
+        if os.write(fd, b"*\n") != 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    except OSError as exc:
+        _unlink_quietly(ignore)  # not left half-written
+        raise OSError(exc.errno, exc.strerror, str(ignore)) from None
     finally:
         os.close(fd)
     return state
@@ -120,20 +123,25 @@ def backup_name(relative: str) -> str:
     Flat per `conversations/` (and `.archive/`): no directory to create per conversation.
     """
     directory, _, file = relative.rpartition("/")
-    return f"{BACKUP}/{directory}.{file}" if directory else f"{BACKUP}/{file}"
+    if not directory:
+        return f"{BACKUP}/{file}"
+    parent, _, name = directory.rpartition("/")
+    return f"{BACKUP}/{parent}/{flat_name(name, file)}"
 
 
-def discard_path(root: str, run_id: str, conversation: str) -> str:
-    """Where a `--no-backup` run parks an original until it is unlinked (`migrate._drop`)."""
-    parked = safepath.directory(root, STATE_DIR, DISCARD, checked_run_id(run_id))
-    return os.path.join(parked, conversation.replace("/", "."))
+def flat_name(name: str, suffix: str) -> str:
+    """`<name>.<suffix>` as one file name, within NAME_MAX however long the conversation's name.
 
-
-def clear_discards(root: Path) -> None:
-    """Remove what a killed `--no-backup` run left parked (never a backup)."""
-    directory = _discard_dir(root)
-    if os.path.isdir(directory):
-        shutil.rmtree(directory, ignore_errors=True)
+    A name too long for that is cut and given a digest of the whole, so two long
+    names sharing a beginning never share a backup.
+    """
+    joined = f"{name}.{suffix}"
+    if len(os.fsencode(joined)) <= NAME_MAX:
+        return joined
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
+    tail = f"~{digest}.{suffix}"
+    head = os.fsencode(name)[: NAME_MAX - len(tail)]
+    return head.decode("utf-8", "ignore") + tail  # a character split by the cut is dropped
 
 
 def backup_path(root: str, run_id: str, relative: str) -> str:
@@ -143,22 +151,22 @@ def backup_path(root: str, run_id: str, relative: str) -> str:
     return os.path.join(_run_dir(root, run_id), name)
 
 
-def append_journal(
-    root: Path, run_id: str, records: list[FileRecord], *, fsync: bool = True
-) -> None:
+def append_journal(directory: str, records: list[FileRecord], *, fsync: bool = True) -> None:
     """One write of whole lines, O_APPEND, then fsync: safe from parallel workers and a crash.
 
-    Called before the files are renamed, so every file a killed run replaced has a record.
+    `directory` is the run's (`make_run_dir`). Called before the backups are linked and
+    the files renamed, so every backup and every file a killed run replaced has a record.
     `fsync=False` when the caller's batch sync makes the journal durable before the renames.
     """
     if not records:
         return
-    directory = make_run_dir(root, run_id)
     lines = b"".join(_json_line(_plain(r)) for r in records)
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
     fd = os.open(os.path.join(directory, JOURNAL), flags, 0o644)
     try:
-        os.write(fd, lines)
+        written = os.write(fd, lines)
+        if written != len(lines):  # a full disk takes part of a write: the line is torn
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         if fsync:
             os.fsync(fd)
     finally:
@@ -298,9 +306,7 @@ def list_runs(root: Path) -> list[str]:
         return []
     with os.scandir(state_dir(root) / RUNS) as entries:
         return sorted(
-            e.name
-            for e in entries
-            if e.is_dir(follow_symlinks=False) and _RUN_ID.fullmatch(e.name)
+            e.name for e in entries if e.is_dir(follow_symlinks=False) and _RUN_ID.fullmatch(e.name)
         )
 
 

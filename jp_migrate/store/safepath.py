@@ -27,7 +27,9 @@ class UnsafePath(JpMigrateError):
 def _checked(path: str) -> None:
     info = os.lstat(path)
     if stat.S_ISLNK(info.st_mode):
-        raise UnsafePath(f"{path}: a symlink where jp-migrate keeps its own directory: not followed")
+        raise UnsafePath(
+            f"{path}: a symlink where jp-migrate keeps its own directory: not followed"
+        )
     if not stat.S_ISDIR(info.st_mode):
         raise UnsafePath(f"{path}: not a directory")
 

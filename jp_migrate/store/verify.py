@@ -25,7 +25,8 @@ from jp_migrate.store import manifest
 from jp_migrate.store.discover import EVENTS, Conversation
 from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import parse_events, read_events
-from jp_migrate.store.migrate import check_blobs
+from jp_migrate.store.lock import is_locked
+from jp_migrate.store.plan import check_blobs
 
 
 @cache
@@ -102,7 +103,9 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
             )
     if legacy:
         problems.insert(
-            0, f"{len(legacy)} tool_call_response event(s) not migrated (first: {legacy[0]})"
+            0,
+            f"{len(legacy)} tool_call_response {'event' if len(legacy) == 1 else 'events'} "
+            f"not migrated (first: {legacy[0]})",
         )
     return problems, warnings, migrated
 
@@ -110,6 +113,8 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
 def verify_conversation(conversation: Conversation) -> StoreFile:
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
+    if is_locked(conversation.root.lock_roots, conversation.id):  # first: a jp mid-write
+        return StoreFile(**base, status="skipped", message="locked by a running jp: skipped")
     try:
         inspect(conversation)
         loaded = read_events(conversation.events, source=shown)
@@ -119,7 +124,8 @@ def verify_conversation(conversation: Conversation) -> StoreFile:
         return StoreFile(**base, status="error", message=exc.reason)
     problems, warnings, migrated = check_events(loaded.events, _original(conversation))
     status = "error" if problems else "unchanged"
-    message = f"{len(problems)} problem(s): {problems[0]}" if problems else ""
+    noun = "problem" if len(problems) == 1 else "problems"
+    message = f"{len(problems)} {noun}: {problems[0]}" if problems else ""
     return StoreFile(
         **base,
         status=status,

@@ -38,13 +38,7 @@ from multiprocessing.synchronize import Event
 
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store.discover import Conversation
-from jp_migrate.store.migrate import (
-    COMMIT_THREADS,
-    WORKER_COMMIT_THREADS,
-    Result,
-    Settings,
-    migrate_many,
-)
+from jp_migrate.store.migrate import Result, Settings, migrate_many
 from jp_migrate.store.verify import verify_conversation
 
 STOP_GRACE = 30.0  # seconds the workers get to wind down after a stop
@@ -72,14 +66,11 @@ _FEED: _Feed | None = None  # in a worker: the parent's
 
 
 def results(
-    conversations: Iterable[Conversation],
-    settings: Settings,
-    verify: bool,
-    writers: int = COMMIT_THREADS,
+    conversations: Iterable[Conversation], settings: Settings, verify: bool
 ) -> Iterator[Result]:
     if verify:
         return (Result(verify_conversation(c)) for c in conversations)
-    return migrate_many(conversations, settings, writers=writers)
+    return migrate_many(conversations, settings)
 
 
 def run_jobs(
@@ -204,7 +195,7 @@ def _work(settings: Settings, verify: bool) -> None:
     assert feed is not None
     sent: list[Result] = []
     try:
-        for result in results(_taken(feed), settings, verify, WORKER_COMMIT_THREADS):
+        for result in results(_taken(feed), settings, verify):
             sent.append(result)
             if len(sent) >= SEND:
                 feed.results.put(sent)

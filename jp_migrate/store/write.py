@@ -14,7 +14,6 @@ and a `*.tmp` already there is JP's own interrupted write, which we report.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import stat
@@ -71,27 +70,6 @@ def _copy(source: StrPath, destination: StrPath) -> None:
             os.fsync(dst.fileno())
 
 
-def evict_cached(path: StrPath) -> None:
-    """Drop a file's clean pages from the page cache (a hint: its bytes stay on disk).
-
-    For an original that a migration replaces and keeps only as its backup: its
-    cached pages are freed at once, and the new file's pages reuse them, so a run
-    does not grow the page cache by the old store on top of the new one. Where
-    the hint cannot be given (no such call, not a regular file), nothing changes
-    but the cache, so that is not an error.
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return
-    try:
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    except (AttributeError, OSError):
-        pass
-    finally:
-        os.close(fd)
-
-
 def fsync_path(path: StrPath) -> None:
     """fsync a file or a directory (its entries) by name."""
     fd = os.open(path, os.O_RDONLY)
@@ -101,139 +79,58 @@ def fsync_path(path: StrPath) -> None:
         os.close(fd)
 
 
-def atomic_write(
-    target: StrPath,
-    data: bytes,
-    *,
-    backup: StrPath | None = None,
-    times: tuple[int, int] | None = None,
-) -> None:
+def atomic_write(target: StrPath, data: bytes, *, times: tuple[int, int] | None = None) -> None:
     """Replace `target` with `data`; readers see the old file or the new one, never a mix.
 
     `times` (atime, mtime in ns) are given to the new file before it takes the
     target's place (see `write_temp`).
     """
     tmp = temp_path(target)
+    info = os.stat(target, follow_symlinks=False)
     try:
-        info: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
-        info = None
-    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o644
-    try:
-        fd = create_new(tmp, mode)
+        fd = write_temp(tmp, data, info.st_mode, times=times, owner=(info.st_uid, info.st_gid))
         try:
-            if info is not None:
-                keep_mode(fd, mode, created_mode(mode))
-                keep_owner(fd, info.st_uid, info.st_gid)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            if times is not None:
-                os.utime(fd, ns=times)
             os.fsync(fd)
         finally:
             os.close(fd)
-        if backup is not None:
-            link_or_copy(target, backup)
-            fsync_path(os.path.dirname(backup))
         os.replace(tmp, target)
         fsync_path(os.path.dirname(target))
     finally:
         unlink(tmp)
 
 
-_EUID = os.geteuid()
-
-
-def _reuse(spare: str, tmp: str, mode: int) -> tuple[int, int] | None:
-    """Open a spare inode (a replaced original nobody else links to) as `tmp`: (fd, size), or None.
-
-    Overwriting the blocks of an existing file is far cheaper on ext4 than
-    creating a file (a new inode, new blocks). Only an inode that is ours (our
-    uid, one link) and that nobody has open is reused; the caller gives it the
-    replaced file's permissions and owner.
-    """
-    try:
-        os.rename(spare, tmp)  # same filesystem, or EXDEV: then a new file is made
-    except OSError:
-        unlink(spare)
-        return None
-    fd = os.open(tmp, os.O_WRONLY | os.O_NOFOLLOW)
-    info = os.fstat(fd)
-    if (
-        info.st_uid != _EUID
-        or info.st_nlink != 1
-        or not stat.S_ISREG(info.st_mode)
-        or not _unopened(fd)
-    ):
-        os.close(fd)
-        os.unlink(tmp)
-        return None
-    keep_mode(fd, mode, info.st_mode)
-    return fd, info.st_size
-
-
-def _unopened(fd: int) -> bool:
-    """Whether no other descriptor or mapping holds this file (a reader of the old conversation).
-
-    Linux grants a write lease only then. After the check nobody can open it
-    any more but through our temporary name, so overwriting it cannot change
-    bytes that someone who opened the replaced file is still reading. Where
-    leases are unavailable the answer is False: a new file is made.
-    """
-    try:
-        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
-    except (AttributeError, OSError):
-        return False
-    fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
-    return True
-
-
 def write_temp(
-    target: str,
+    tmp: str,
     data: bytes,
     mode: int,
     *,
-    spare: str | None = None,
     times: tuple[int, int] | None = None,
     owner: tuple[int, int] | None = None,
-) -> tuple[str, int]:
-    """Write `data` beside `target` (permissions `mode`); return the temporary path and its open descriptor.
+) -> int:
+    """Write `data` to a new file `tmp` (permissions `mode`); return its open descriptor.
 
-    `spare`, a file of ours on the same filesystem that is no longer needed, is
-    reused as the temporary (its old bytes overwritten and cut to length). The
-    caller makes it durable (an fsync, or its batch's syncfs) and renames it
-    (`commit`), possibly after a batch of others.
-    `times` (atime, mtime in ns) are set on it last, so the file that takes the
-    target's place carries them from the start; `owner` (uid, gid) is the
+    The caller makes it durable (an fsync, or its batch's syncfs) and renames it
+    (`commit`). `times` (atime, mtime in ns) are set on it last, so the file that
+    takes the target's place carries them from the start; `owner` (uid, gid) is the
     replaced file's, kept where we may (see `keep_owner`).
     """
-    tmp = temp_path(target)
-    reused = _reuse(spare, tmp, mode) if spare is not None else None
-    if reused is None:
-        fd, old_size = create_new(tmp, stat.S_IMODE(mode)), 0
-    else:
-        fd, old_size = reused
+    fd = create_new(tmp, stat.S_IMODE(mode))
     try:
-        if reused is None:
-            keep_mode(fd, mode, created_mode(mode))  # the bits the umask took
+        keep_mode(fd, mode, created_mode(mode))  # the bits the umask took
         if owner is not None:
             keep_owner(fd, *owner)
         view = memoryview(data)
-        written = 0
         while view:
-            n = os.pwrite(fd, view, written)
-            written += n
-            view = view[n:]
-        if old_size > len(data):  # a reused spare that was longer
-            os.ftruncate(fd, len(data))
+            view = view[os.write(fd, view) :]
         if times is not None:
             os.utime(fd, ns=times)
-    except BaseException:
+    except BaseException as exc:
         os.close(fd)
         unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None:  # name the file (a full disk)
+            raise OSError(exc.errno, exc.strerror, tmp) from None
         raise
-    return tmp, fd
+    return fd
 
 
 def commit(tmp: str, target: str) -> None:
