@@ -56,3 +56,15 @@ def test_a_read_of_a_sibling_helper_blocks_its_rewrite_and_both_say_so(tmp_path:
     (read,) = sites["reader.py"]
     assert read.startswith("5:11: unhandled: reads the legacy Outcome key 'content' of `r`")
     assert "`_replies.ok()`" in read
+
+
+def test_a_sibling_that_does_not_parse_is_one_error_and_the_rest_migrates(tmp_path: Path) -> None:
+    broken = "from _replies import ok\ndef f(:\n    return ok('x')\n"
+    files = {"_replies.py": REPLIES, "user.py": USER, "broken.py": broken}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    done = {Path(f.path).name: f for f in migrate_tools([tmp_path], ToolsOptions(write=True))}
+    assert done["broken.py"].status == "error"
+    assert done["broken.py"].message.startswith("2:7: syntax error")
+    assert (tmp_path / "broken.py").read_text("utf-8") == broken
+    assert done["_replies.py"].status == "migrated"

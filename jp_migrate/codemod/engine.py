@@ -22,6 +22,7 @@ from jp_migrate.codemod.constants import Constants
 from jp_migrate.codemod.constkeys import constant_key_findings
 from jp_migrate.codemod.dataclassed import outcome_dataclasses
 from jp_migrate.codemod.held import Questions
+from jp_migrate.codemod.hints import with_advice
 from jp_migrate.codemod.keyed import keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
 from jp_migrate.codemod.mcpserver import in_mcp_server, is_mcp_server
@@ -219,6 +220,7 @@ def _migrate_source(
             foreign[name] = [where(f) for f in reads]
             unique.update((id(f.anchor), f) for f in reads if id(f.anchor) not in unique)
         findings += unique.values()
+    findings = [with_advice(f) for f in findings]
     if not findings:
         return SourceResult("unchanged", exports=exports, foreign_reads=foreign)
     spans = {id(f.anchor): locator.span(f.anchor) for f in findings}

@@ -35,8 +35,8 @@ def sibling_imports(files: Sequence[Path], sources: dict[Path, str]) -> dict[Pat
             continue
         try:
             tree = ast.parse(source)
-        except (SyntaxError, ValueError):
-            continue
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # the codemod reports it when it reaches the file
         found: list[Imported] = []
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

@@ -27,6 +27,7 @@ template (`{"type": "success"}`), which the rewrite leaves as it is.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -616,4 +617,12 @@ def read_findings(
             if what is not None:
                 reason = candidate.reason.format(what=what)
                 out.append(Finding(candidate.anchor, candidate.rule, "unhandled", reason))
-    return out + _comparison_findings(found, out)
+    found_all = out + _comparison_findings(found, out)
+    return [dataclasses.replace(f, reason=f"{f.reason}{_FIX}") for f in found_all]
+
+
+# What the user can change: said once, after every read's own reason.
+_FIX = (
+    "; read the RFD 058 envelope instead (content blocks, isError, _meta), or mark the line "
+    "`# jp-migrate: skip`"
+)
