@@ -272,11 +272,11 @@ def test_every_codemod_rule_ships_examples_that_pass() -> None:
     assert results and all(r.passed for r in results), [r for r in results if not r.passed]
 
 
-HELD_QUESTION = '''
+HELD_QUESTION = """
 def ask(question):
     q = dict(question)
     return {"type": "needs_input", "question": q}
-'''
+"""
 
 
 def test_a_question_held_in_a_name_converts_at_run_time_as_the_foundation_does() -> None:
@@ -295,3 +295,25 @@ def test_a_question_held_in_a_name_converts_at_run_time_as_the_foundation_does()
         value = json.loads(json.dumps(scope["ask"](legacy["question"])))  # type: ignore[operator]
         expected = dump(outcome_to_envelope(parse_outcome(sample.read_bytes(), source=str(sample))))
         assert value == expected, sample.name
+
+
+def test_an_answer_type_passed_to_a_factory_maps_every_spelling_at_run_time() -> None:
+    """Form 5: `ask(qid, text, answer_type)` keeps working for every call site's spelling."""
+    source = (
+        "def ask(kind):\n"
+        '    return {"type": "needs_input", "question": {"id": "a", "text": "t", "answer_type": kind}}\n'
+    )
+    scope: dict[str, object] = {}
+    exec(compile(rewrite(source), "factory", "exec"), scope)  # noqa: S102 - the point
+    ask = scope["ask"]
+    spellings = {
+        "Boolean": {"type": "boolean"},
+        "Text": {"type": "string"},
+        json.dumps({"Boolean": None}): {"type": "boolean"},
+        json.dumps({"Text": None}): {"type": "string"},
+        json.dumps({"Select": {"options": ["x", "y"]}}): {"type": "string", "enum": ["x", "y"]},
+    }
+    for spelled, schema in spellings.items():
+        kind = json.loads(spelled) if spelled.startswith("{") else spelled
+        (block,) = ask(kind)["content"]  # type: ignore[operator]
+        assert block["question"]["schema"] == schema, spelled

@@ -84,11 +84,14 @@ def schema(kind: str, quote: str, enum: cst.BaseExpression | None = None) -> cst
 
 def schema_of_held(name: cst.BaseExpression, quote: str) -> cst.IfExp:
     """The schema of an `answer_type` held in a variable, chosen when the tool runs:
-    `{"type": "boolean"} if a == "Boolean" else {"type": "string"} if a == "Text"
-    else {"type": "string", "enum": a["Select"]["options"]}` (reading a name twice is inert)."""
+    `{"type": "boolean"} if a in ("Boolean", {"Boolean": None}) else … "Text" …
+    else {"type": "string", "enum": a["Select"]["options"]}` (reading a name again is inert)."""
 
     def equals(tag: str) -> cst.Comparison:
-        return cst.Comparison(name, [cst.ComparisonTarget(cst.Equal(), string(tag, quote))])
+        # serde also reads a unit variant as a one-key map: {"Boolean": null}
+        unit = dict_of([(tag, cst.Name("None"))], quote)
+        either = cst.Tuple([cst.Element(string(tag, quote)), cst.Element(unit)])
+        return cst.Comparison(name, [cst.ComparisonTarget(cst.In(), either)])
 
     options = cst.Subscript(
         cst.Subscript(name, [cst.SubscriptElement(cst.Index(string("Select", quote)))]),
