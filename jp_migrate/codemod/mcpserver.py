@@ -86,10 +86,8 @@ def _serialises_argument(function: cst.FunctionDef, names: Names, found: Scan) -
 
 def _question_hint(node: cst.CSTNode) -> str:
     """The elicitation that replaces a needs_input Outcome, with its own id, text and type."""
-    question = next(
-        (e.value for e in entries_of(node) if e.key == "question"),  # type: ignore[arg-type]
-        None,
-    )
+    entries = entries_of(node) if isinstance(node, (cst.Dict, cst.Call)) else []
+    question = next((e.value for e in entries if e.key == "question"), None)
     qid, text, kind = "answer", "…", "bool"
     if isinstance(question, cst.Dict) or (
         isinstance(question, cst.Call) and called_name(question.func) == "dict"

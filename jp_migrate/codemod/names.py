@@ -16,6 +16,7 @@ from libcst.metadata import (
     MetadataWrapper,
     QualifiedName,
     QualifiedNameProvider,
+    Scope,
     ScopeProvider,
 )
 from libcst.metadata.base_provider import LazyValue
@@ -51,9 +52,9 @@ class Names:
             wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
             self._scopes = wrapper.resolve(ScopeProvider)
         scope = self._scopes.get(name)
-        if scope is None:
+        if not isinstance(scope, Scope):
             return []
-        return list(scope[name.value])  # type: ignore[index]
+        return list(scope[name.value])
 
     def qualified(self, node: cst.CSTNode) -> set[str]:
         if self._resolved is None:
