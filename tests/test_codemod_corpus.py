@@ -51,3 +51,9 @@ def test_every_rewritten_tool_still_compiles(migrated: list) -> None:  # type: i
         if f.status == "migrated":
             source = Path(f.path).read_text("utf-8")
             compile(source, f.path, "exec")
+
+
+def test_a_second_run_changes_nothing(migrated: list) -> None:  # type: ignore[type-arg]
+    roots = sorted({Path(f.path).parent for f in migrated})
+    again = migrate_tools(roots, ToolsOptions(write=False))
+    assert [f.path for f in again if f.status == "migrated"] == []
