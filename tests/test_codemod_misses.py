@@ -244,14 +244,16 @@ def test_legacy_keys_of_other_dicts_still_leave_the_file_rewritable() -> None:
 
 # 3. Keys that are names, and constructors that are not the builtin dict.
 NOT_LITERAL = {
-    "keys are module constants": (
+    "keys are module constants bound twice to different strings": (
         """
         import json
         TYPE = "type"
         CONTENT = "content"
+        if flag:
+            CONTENT = "text"
         print(json.dumps({TYPE: "success", CONTENT: "x"}))
         """,
-        "5:18: codemod-spread: success Outcome with keys that are not string literals",
+        "7:18: codemod-spread: `**` spread or a key that is not a constant string in a success",
     ),
     "keys are class attributes": (
         """
@@ -268,15 +270,16 @@ NOT_LITERAL = {
         """,
         "4:1: codemod-keyed-dict: success Outcome built with a key that is not a string literal",
     ),
-    "a TypedDict constructor": (
+    "a dataclass constructor": (
         """
-        from typing import TypedDict
-        class Success(TypedDict):
+        from dataclasses import dataclass
+        @dataclass
+        class Success:
             type: str
             content: str
         print(Success(type="success", content="typed"))
         """,
-        "6:7: codemod-dict-call: success Outcome built by `Success(…)`, which is not the builtin",
+        "7:7: codemod-dict-call: success Outcome built by `Success(…)`, which is not the builtin",
     ),
 }
 
@@ -285,6 +288,34 @@ NOT_LITERAL = {
 def test_an_outcome_not_keyed_by_string_literals_is_unhandled(source: str, expected: str) -> None:
     sites = unhandled(source)
     assert any(s.startswith(expected) for s in sites), sites
+
+
+def test_keys_and_tags_held_by_names_bound_to_one_string_are_rewritten() -> None:
+    source = """
+        import json
+        TYPE, SUCCESS = "type", "success"
+        CONTENT = "content"
+
+        def report(ok, text):
+            if ok:
+                kind, key = "success", "content"
+            else:
+                kind, key = "success", "content"
+            print(json.dumps({"type": kind, key: text}))
+            return {TYPE: SUCCESS, CONTENT: text}
+        """
+    result = migrate_source(dedent(source))
+    assert not result.unhandled and result.output is not None
+    assert 'print(json.dumps({key: [{"type": "text", "text": text}]}))' in result.output
+    assert 'return {CONTENT: [{"type": "text", "text": text}]}' in result.output
+
+
+def test_a_name_that_is_a_parameter_holds_no_constant_tag() -> None:
+    source = """
+        def report(kind, text):
+            print(json.dumps({"type": kind, "content": text}))
+        """
+    assert [s.rule for s in migrate_source(dedent(source)).sites] == ["codemod-dynamic-type"]
 
 
 def test_a_table_whose_values_happen_to_be_tags_is_not_an_outcome() -> None:
@@ -404,3 +435,64 @@ COMMENTS = {
 def test_comments_are_kept(before: str, after: str) -> None:
     assert rewritten(before) == dedent(after)
     assert migrate_source(dedent(after)).status == "unchanged"
+
+
+def test_an_outcome_typeddict_is_rewritten_with_its_class() -> None:
+    source = """
+        from typing import Literal, TypedDict
+
+        class Failure(TypedDict):
+            type: Literal["error"]
+            message: str
+            trace: list[str]
+            transient: bool
+
+        def fail(m: str) -> Failure:
+            return Failure(type="error", message=m, trace=[], transient=False)
+        """
+    result = migrate_source(dedent(source))
+    assert not result.unhandled and result.output is not None
+    assert "    content: list[dict]\n    isError: bool\n    _meta: dict\n" in result.output
+    assert (
+        'return Failure(content=[{"type": "text", "text": m}], isError=True, '
+        '_meta={"computer.jp/error": {"trace": [], "transient": False}})'
+    ) in result.output
+
+
+def test_a_typeddict_with_other_fields_is_still_reported() -> None:
+    source = """
+        from typing import TypedDict
+        class Event(TypedDict):
+            type: str
+            content: str
+            user: str
+        print(Event(type="success", content="x", user="u"))
+        """
+    assert [s.rule for s in migrate_source(dedent(source)).sites] == ["codemod-dict-call"]
+
+
+def test_a_tagged_dataclass_whose_fields_are_read_back_is_reported() -> None:
+    source = """
+        import json
+        from dataclasses import asdict, dataclass
+
+        @dataclass
+        class Success:
+            content: str
+            type: str = "success"
+
+        result = Success("done")
+        print(json.dumps(asdict(result)) if result.content else "")
+        """
+    (site,) = migrate_source(dedent(source)).sites
+    assert (site.line, site.rule, site.action) == (10, "codemod-dict-call", "unhandled")
+    assert "build the Outcome as a dict" in site.reason
+
+
+def test_a_payload_tagged_error_with_its_own_keys_is_not_an_outcome() -> None:
+    source = """
+        import json
+        def error_message(text):
+            return json.dumps({"type": "error", "text": text, "blocks": []})
+        """
+    assert migrate_source(dedent(source)).sites == []

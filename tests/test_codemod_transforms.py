@@ -152,7 +152,7 @@ def test_the_rewrite_builds_what_the_foundation_converts_to() -> None:
         assert compare(control, candidate).ok, sample.name
 
 
-def test_unhandled_sites_leave_the_file_as_is_and_name_rule_and_position() -> None:
+def test_a_refused_site_does_not_block_an_independent_one() -> None:
     source = """
         def ok(x):
             return {"type": "success", "content": x}
@@ -161,10 +161,55 @@ def test_unhandled_sites_leave_the_file_as_is_and_name_rule_and_position() -> No
             return {"type": kind, "content": x}
         """
     result = migrate_source(dedent(source))
-    assert result.output is None and result.status == "unchanged"
-    assert [f"{s.line}:{s.column}: {s.rule}" for s in result.sites] == [
-        "6:12: codemod-dynamic-type"
+    assert result.status == "migrated"
+    assert result.output == dedent(source).replace(
+        '{"type": "success", "content": x}', '{"content": [{"type": "text", "text": x}]}'
+    )
+    assert [f"{s.line}:{s.column}: {s.rule}: {s.action}" for s in result.sites] == [
+        "3:12: codemod-success-dict: rewritten",
+        "6:12: codemod-dynamic-type: unhandled",
     ]
+
+
+def test_a_read_of_legacy_keys_blocks_the_outcome_it_sees_and_says_so() -> None:
+    source = """
+        def ok(x):
+            return {"type": "success", "content": x}
+
+        def fail(m):
+            return {"type": "error", "message": m, "trace": [], "transient": False}
+
+        def main():
+            r = ok("hi")
+            print(r["content"])
+            print(json.dumps(fail("no")))
+        """
+    result = migrate_source(dedent(source))
+    assert result.status == "migrated" and result.output is not None
+    assert '{"type": "success", "content": x}' in result.output  # the read one stays
+    assert '"isError": True' in result.output  # the independent one is rewritten
+    by_line = {s.line: s for s in result.sites}
+    assert by_line[3].action == "unhandled" and "read at 10:11" in by_line[3].reason
+    assert (
+        by_line[10].action == "unhandled"
+        and "keeps 3:12 from being rewritten" in by_line[10].reason
+    )
+    assert by_line[6].action == "rewritten"
+
+
+def test_a_type_comparison_that_cannot_be_traced_blocks_every_rewrite() -> None:
+    source = """
+        def ok(x):
+            return {"type": "success", "content": x}
+
+        def main(r):
+            if r["type"] == "success":
+                print(r)
+        """
+    result = migrate_source(dedent(source))
+    assert result.output is None and result.status == "unchanged"
+    assert [s.action for s in result.sites] == ["unhandled", "unhandled"]
+    assert "6:8" in result.sites[0].reason
 
 
 @pytest.mark.parametrize(
@@ -225,3 +270,72 @@ def test_every_codemod_rule_ships_examples_that_pass() -> None:
     assert {r.id for r in rules} == set(RULE_IDS)
     results = run_examples(rules)
     assert results and all(r.passed for r in results), [r for r in results if not r.passed]
+
+
+HELD_QUESTION = """
+def ask(question):
+    q = dict(question)
+    return {"type": "needs_input", "question": q}
+"""
+
+
+def test_a_question_held_in_a_name_converts_at_run_time_as_the_foundation_does() -> None:
+    """The run-time conversion (a question built key by key, or a parameter) against
+    outcome_to_envelope, for every shipped needs_input sample."""
+    from jp_migrate.contract.parse import dump, parse_outcome
+    from jp_migrate.convert.upgrade import outcome_to_envelope
+
+    scope: dict[str, object] = {}
+    exec(compile(rewrite(HELD_QUESTION), "held", "exec"), scope)  # noqa: S102 - the point
+    samples = sorted((REPO / "examples" / "outcomes").glob("*.json"))
+    asked = [s for s in samples if json.loads(s.read_text("utf-8"))["type"] == "needs_input"]
+    assert asked
+    for sample in asked:
+        legacy = json.loads(sample.read_text("utf-8"))
+        value = json.loads(json.dumps(scope["ask"](legacy["question"])))  # type: ignore[operator]
+        expected = dump(outcome_to_envelope(parse_outcome(sample.read_bytes(), source=str(sample))))
+        assert value == expected, sample.name
+
+
+def test_an_answer_type_passed_to_a_factory_maps_every_spelling_at_run_time() -> None:
+    """Form 5: `ask(qid, text, answer_type)` keeps working for every call site's spelling."""
+    source = (
+        "def ask(kind):\n"
+        '    return {"type": "needs_input", "question": {"id": "a", "text": "t", "answer_type": kind}}\n'
+    )
+    scope: dict[str, object] = {}
+    exec(compile(rewrite(source), "factory", "exec"), scope)  # noqa: S102 - the point
+    ask = scope["ask"]
+    spellings = {
+        "Boolean": {"type": "boolean"},
+        "Text": {"type": "string"},
+        json.dumps({"Boolean": None}): {"type": "boolean"},
+        json.dumps({"Text": None}): {"type": "string"},
+        json.dumps({"Select": {"options": ["x", "y"]}}): {"type": "string", "enum": ["x", "y"]},
+    }
+    for spelled, schema in spellings.items():
+        kind = json.loads(spelled) if spelled.startswith("{") else spelled
+        (block,) = ask(kind)["content"]  # type: ignore[operator]
+        assert block["question"]["schema"] == schema, spelled
+
+
+@pytest.mark.parametrize(
+    ("source", "server"),
+    [
+        ('print(json.dumps({"type": "success", "content": "tools/call"}))\n', False),
+        ('log("tools/call")\nprint(json.dumps({"type": "success", "content": "x"}))\n', False),
+        (
+            'if method == "tools/call":\n'
+            '    print(json.dumps({"type": "success", "content": "x"}))\n',
+            True,
+        ),
+        ('HANDLERS = {"tools/call": lambda: {"type": "success", "content": "x"}}\n', True),
+    ],
+)
+def test_a_server_is_one_that_dispatches_on_tools_call_not_one_that_says_it(
+    source: str, server: bool
+) -> None:
+    """Found by the property test: a tool whose output text is `tools/call` was taken for a
+    hand-written MCP server and its Outcome reported instead of rewritten."""
+    rules = {site.rule for site in migrate_source("import json\n" + source).sites}
+    assert ("codemod-mcp-server" in rules) is server

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jp_migrate.codemod.discover import discover
-from jp_migrate.codemod.engine import migrate_source
+from jp_migrate.codemod.engine import Link, migrate_source
+from jp_migrate.codemod.imports import sibling_imports
 from jp_migrate.codemod.precheck import read_source
 from jp_migrate.contract.report import ToolFile
 from jp_migrate.fileattrs import keep_owner
@@ -81,7 +82,7 @@ def unified_diff(path: str, before: str, after: str) -> str:
     )
 
 
-def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
+def migrate_file(path: Path, options: ToolsOptions, link: Link | None = None) -> ToolFile:
     shown = _display(path)
     try:
         source, encoding = read_source(path)
@@ -94,7 +95,7 @@ def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
     except OSError as exc:
         return ToolFile(path=shown, status="error", message=f"cannot read: {exc.strerror or exc}")
     writes = options.write and not options.diff
-    result = migrate_source(source, generate=writes or options.diff)
+    result = migrate_source(source, generate=writes or options.diff, link=link)
     diff = (
         unified_diff(shown, source, result.output)
         if options.diff and result.output is not None
@@ -134,11 +135,62 @@ def discover_sources(
 
 
 def migrate_tools(paths: Sequence[Path], options: ToolsOptions = ToolsOptions()) -> list[ToolFile]:
-    """Every Python file under `paths`, in path order."""
+    """Every Python file under `paths`, in path order. Tools that import each other are
+    done together, in this process (`links`); the others in `options.jobs` workers."""
     files = discover(paths, options.exclude, options.exclude_base)
-    if options.jobs <= 1 or len(files) <= CHUNK:
-        return _migrate_chunk(files, options)
-    chunks = [files[i : i + CHUNK] for i in range(0, len(files), CHUNK)]
-    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-        results = pool.map(_migrate_chunk, chunks, [options] * len(chunks))
-        return [f for chunk in results for f in chunk]
+    links = _links(files)
+    alone = [f for f in files if f not in links]
+    if options.jobs <= 1 or len(alone) <= CHUNK:
+        done = _migrate_chunk(alone, options)
+    else:
+        chunks = [alone[i : i + CHUNK] for i in range(0, len(alone), CHUNK)]
+        with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+            results = pool.map(_migrate_chunk, chunks, [options] * len(chunks))
+            done = [f for chunk in results for f in chunk]
+    by_path = dict(zip(alone, done, strict=True))
+    by_path.update((path, migrate_file(path, options, link)) for path, link in links.items())
+    return [by_path[f] for f in files]
+
+
+def _source(path: Path) -> str | None:
+    try:
+        return read_source(path)[0]
+    except (OSError, UnicodeDecodeError, LookupError):
+        return None  # migrate_file reports it
+
+
+def _links(files: Sequence[Path]) -> dict[Path, Link]:
+    """The `Link` of every file that imports, or is imported by, another file given."""
+    sources = {f: s for f in files if f.suffix == ".py" and (s := _source(f)) is not None}
+    imports = sibling_imports(files, sources)
+    if not imports:
+        return {}
+    targets = {i.target for found in imports.values() for i in found}
+    exports = {
+        t: migrate_source(sources[t], generate=False, link=Link()).exports
+        for t in targets
+        if t in sources
+    }
+    helpers: dict[Path, dict[str, str]] = {}
+    owners: dict[Path, dict[str, tuple[Path, str]]] = {}
+    for importer, found in imports.items():
+        for i in found:
+            names = exports.get(i.target, frozenset())
+            pairs = (
+                [(f"{i.local}.{f}", f) for f in names]
+                if i.function is None
+                else [(i.local, i.function)]
+                if i.function in names
+                else []
+            )
+            for local, function in pairs:
+                helpers.setdefault(importer, {})[local] = f"{i.target.stem}.{function}"
+                owners.setdefault(importer, {})[local] = (i.target, function)
+    blocked: dict[Path, dict[str, list[str]]] = {}
+    for importer, named in helpers.items():
+        result = migrate_source(sources[importer], generate=False, link=Link(named))
+        for local, wheres in result.foreign_reads.items():
+            target, function = owners[importer][local]
+            spots = [f"{_display(importer)}:{w}" for w in wheres]
+            blocked.setdefault(target, {}).setdefault(function, []).extend(spots)
+    return {f: Link(helpers.get(f, {}), blocked.get(f, {})) for f in [*imports, *targets]}

@@ -82,6 +82,64 @@ def schema(kind: str, quote: str, enum: cst.BaseExpression | None = None) -> cst
     return dict_of(pairs, quote)
 
 
+def schema_of_held(name: cst.BaseExpression, quote: str) -> cst.IfExp:
+    """The schema of an `answer_type` held in a variable, chosen when the tool runs:
+    `{"type": "boolean"} if a in ("Boolean", {"Boolean": None}) else … "Text" …
+    else {"type": "string", "enum": a["Select"]["options"]}` (reading a name again is inert)."""
+
+    def equals(tag: str) -> cst.Comparison:
+        # serde also reads a unit variant as a one-key map: {"Boolean": null}
+        unit = dict_of([(tag, cst.Name("None"))], quote)
+        either = cst.Tuple([cst.Element(string(tag, quote)), cst.Element(unit)])
+        return cst.Comparison(name, [cst.ComparisonTarget(cst.In(), either)])
+
+    options = cst.Subscript(
+        cst.Subscript(name, [cst.SubscriptElement(cst.Index(string("Select", quote)))]),
+        [cst.SubscriptElement(cst.Index(string("options", quote)))],
+    )
+    return cst.IfExp(
+        test=equals("Boolean"),
+        body=schema("boolean", quote),
+        orelse=cst.IfExp(
+            test=equals("Text"),
+            body=schema("string", quote),
+            orelse=schema("string", quote, options),
+        ),
+        lpar=[cst.LeftParen()],
+        rpar=[cst.RightParen()],
+    )
+
+
+def question_of_held(name: cst.Name, quote: str) -> cst.List:
+    """The content list of a question held in a name, built when the tool runs (the name may
+    be built key by key, or changed before): its pre_amble as an optional text block, then the
+    question without answer_type and pre_amble, with the schema its answer_type maps to."""
+    q, s = name.value, quote
+    answer = cst.parse_expression(f"{q}[{s}answer_type{s}]")
+    pre = cst.parse_expression(f"{q}.get({s}pre_amble{s})")
+    rest = cst.parse_expression(
+        f"{{**{{k: v for k, v in {q}.items() if k not in ({s}answer_type{s}, {s}pre_amble{s})}}}}"
+    )
+    assert isinstance(rest, cst.Dict)
+    question = rest.with_changes(
+        elements=[
+            *rest.elements[:-1],
+            rest.elements[-1].with_changes(
+                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            ),
+            cst.DictElement(string("schema", quote), schema_of_held(answer, quote)),
+        ]
+    )
+    return cst.List(
+        [
+            optional_text_block(pre, quote).with_changes(
+                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            ),
+            cst.Element(question_block(question, quote)),
+        ]
+    )
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where a multi-line dict sits: the indent of its closing brace, and one level of indentation."""

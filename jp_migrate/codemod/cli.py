@@ -95,8 +95,9 @@ def tools(
 
     They then print RFD 058 content blocks that say the same.
     Files and directories (.gitignore honoured). Every site is printed as
-    `path:line:col: rule-id: reason`; a file with an unhandled site is left as
-    it is. `# jp-migrate: skip` on a line skips that site, in the file's first
+    `path:line:col: rule-id: reason`. An unhandled site is left as it is and
+    the rest of its file rewritten, unless it reads what a rewrite changes:
+    then both are left and each names the other. `# jp-migrate: skip` on a line skips that site, in the file's first
     comment block the whole file.
 
     Exit codes: 0 nothing to do (or all rewritten, or --dry-run); 1 a file

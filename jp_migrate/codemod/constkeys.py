@@ -74,7 +74,10 @@ def _dict_finding(node: cst.Dict, resolve: Resolve) -> Finding | None:
         legacy = bool(LEGACY_KEYS.intersection(others))
         unknown = None in others or len(elements) != len(node.elements)
         if _tag_key(element.key, resolve, legacy) and (legacy or unknown):
-            reason = f"{tag} Outcome with keys that are not string literals: not rewritten"
+            reason = (
+                f"{tag} Outcome with keys that are not string literals: not rewritten (write "
+                "them as strings, or bind each name once to its string)"
+            )
             return Finding(node, SPREAD, "unhandled", reason)
     return None
 

@@ -1,7 +1,8 @@
 """One tool source in, its migrated text and sites out. Pure: no files, no printing.
 
 precheck (substring) → parse → scan (one pass) → transforms decide → positions
-→ `# jp-migrate: skip` → unhandled? leave the file as is : apply and regenerate.
+→ `# jp-migrate: skip` → reads that see a rewrite block it (`blocking`) → apply
+the rewrites left and regenerate.
 """
 
 from __future__ import annotations
@@ -9,13 +10,19 @@ from __future__ import annotations
 import ast
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
 
+from jp_migrate.codemod import linked
 from jp_migrate.codemod.apply import apply
+from jp_migrate.codemod.blocking import settle
+from jp_migrate.codemod.constants import Constants
 from jp_migrate.codemod.constkeys import constant_key_findings
+from jp_migrate.codemod.dataclassed import outcome_dataclasses
+from jp_migrate.codemod.held import Questions
+from jp_migrate.codemod.hints import with_advice
 from jp_migrate.codemod.keyed import keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
 from jp_migrate.codemod.mcpserver import in_mcp_server, is_mcp_server
@@ -26,6 +33,7 @@ from jp_migrate.codemod.reads import read_findings
 from jp_migrate.codemod.scan import scan
 from jp_migrate.codemod.sites import Finding
 from jp_migrate.codemod.strings import string_findings
+from jp_migrate.codemod.typeddicts import keyword_builders, outcome_typed_dicts
 from jp_migrate.contract.report import FileStatus, Site
 
 
@@ -37,6 +45,10 @@ class SourceResult:
     message: str = ""
     line: int | None = None  # where a syntax error is (1-based), when it is one
     column: int | None = None
+    # With a `Link`: this file's functions returning a rewritten Outcome, and for each name
+    # bound to another file's such function, where this file reads what it returns.
+    exports: frozenset[str] = frozenset()
+    foreign_reads: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def unhandled(self) -> bool:
@@ -90,7 +102,20 @@ DEEP_STACK = 512 * 1024 * 1024  # address space reserved for a deep file's threa
 DEEP_RECURSION = 200_000
 
 
-def migrate_source(source: str, *, generate: bool = True, precheck: bool = True) -> SourceResult:
+@dataclass(frozen=True)
+class Link:
+    """What the files around this one say about it (`linked`): tools importing each other."""
+
+    # Names bound here to another file's functions that return a rewritten Outcome
+    # (`run` of `from tool import run`, `tool.run` of `import tool`) → how to name them.
+    helpers: dict[str, str] = field(default_factory=dict)
+    # This file's functions whose Outcomes another file reads → where (`other.py:3:5`).
+    blocked: dict[str, list[str]] = field(default_factory=dict)
+
+
+def migrate_source(
+    source: str, *, generate: bool = True, precheck: bool = True, link: Link | None = None
+) -> SourceResult:
     """`generate=False` (for --check without --diff) decides everything but skips code generation.
 
     `precheck=False` parses even files the substring pre-check rules out (tests use it to
@@ -106,11 +131,11 @@ def migrate_source(source: str, *, generate: bool = True, precheck: bool = True)
         line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
         return SyntaxProblem(line, column, "a null byte").result()
     try:
-        return _migrate_source(source, generate, precheck)
+        return _migrate_source(source, generate, precheck, link)
     except RecursionError:
         pass
     try:
-        return _on_deep_stack(lambda: _migrate_source(source, generate, precheck))
+        return _on_deep_stack(lambda: _migrate_source(source, generate, precheck, link))
     except RecursionError:
         return SourceResult(
             "error", message="nested too deeply for the codemod (libcst): left untouched"
@@ -142,10 +167,12 @@ def _on_deep_stack(work: Callable[[], SourceResult]) -> SourceResult:
     return outcome[0]
 
 
-def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult:
+def _migrate_source(
+    source: str, generate: bool, precheck: bool, link: Link | None = None
+) -> SourceResult:
     if file_is_skipped(source):
         return SourceResult("skipped", message="# jp-migrate: skip")
-    if precheck and not may_contain_outcome(source):
+    if precheck and not (link and link.helpers) and not may_contain_outcome(source):
         # Nothing to rewrite; the C parser still names a syntax error, at a fraction of libcst's cost.
         error = syntax_error(source)
         return error.result() if error else SourceResult("unchanged")
@@ -156,43 +183,81 @@ def _migrate_source(source: str, generate: bool, precheck: bool) -> SourceResult
         assert problem is not None  # with libcst's error given, there is always one
         return problem.result()
     found = scan(module)
-    names = Names(module, source)
+    classes = outcome_typed_dicts(found)
+    builders = keyword_builders(found)
+    names = Names(module, source, frozenset(classes) | frozenset(builders))
     keyed = keyed_findings(found, names.is_dict_call)
+    questions = Questions(module, found, names.is_dict_call)
     findings = (
         keyed.findings
-        + literal_findings(found, names.is_dict_call, keyed.claimed, names)
-        + call_findings(found, names.is_dict_call)
+        + literal_findings(
+            found, names.is_dict_call, keyed.claimed, names, questions, Constants(module, names)
+        )
+        + call_findings(
+            found,
+            names.is_dict_call,
+            questions,
+            names.shape,
+            classes,
+            outcome_dataclasses(found, module),
+        )
     )
-    findings += string_findings(found, names) + constant_key_findings(found)
+    taken = {id(f.anchor) for f in findings}  # a key a name holds may be resolved already
+    findings += string_findings(found, names) + [
+        f for f in constant_key_findings(found) if id(f.anchor) not in taken
+    ]
     if findings and is_mcp_server(found):
-        findings = in_mcp_server(findings)
+        dumpers = frozenset(name for name, dumps in builders.items() if dumps)
+        findings = in_mcp_server(findings, found, names, module, dumpers)
     locator = Locator(source, module, found)
     skipped = skip_lines(source)
     findings = _not_skipped(findings, locator, skipped)
-    outcomes = {
-        id(f.outcome) for f in findings if f.action == "rewritten" and f.outcome is not None
-    }
     reported = {id(f.anchor) for f in findings}
-    reads = read_findings(found, outcomes, keyed.variables, keyed.owned)
-    findings += _not_skipped([f for f in reads if id(f.anchor) not in reported], locator, skipped)
+    outcome_nodes = frozenset(id(f.outcome) for f in findings if f.outcome is not None)
+
+    def reads_of(rewrites: Sequence[Finding]) -> list[Finding]:
+        outcomes = {id(f.outcome) for f in rewrites if f.outcome is not None}
+        variables = {k: v for k, v in keyed.variables.items() if k in outcomes}
+        reads = read_findings(found, outcomes, variables, keyed.owned, outcome_nodes)
+        return _not_skipped([f for f in reads if id(f.anchor) not in reported], locator, skipped)
+
+    def where(finding: Finding) -> str:
+        span = locator.span(finding.anchor)
+        return f"{span.line}:{span.column}"
+
+    findings = settle(findings, reads_of, where)
+    exports: frozenset[str] = frozenset()
+    foreign: dict[str, list[str]] = {}
+    if link is not None:
+        owned, variables = keyed.owned, keyed.variables
+        findings = linked.blocked(findings, found, variables, link.blocked)
+        exports = linked.exports(findings, found, variables)
+        got = linked.foreign_reads(found, owned, outcome_nodes, link.helpers, reported)
+        unique: dict[int, Finding] = {}
+        for name, reads in got.items():
+            reads = _not_skipped(reads, locator, skipped)
+            foreign[name] = [where(f) for f in reads]
+            unique.update((id(f.anchor), f) for f in reads if id(f.anchor) not in unique)
+        findings += unique.values()
+    findings = [with_advice(f) for f in findings]
     if not findings:
-        return SourceResult("unchanged")
+        return SourceResult("unchanged", exports=exports, foreign_reads=foreign)
     spans = {id(f.anchor): locator.span(f.anchor) for f in findings}
     sites = _sites(findings, {k: (v.line, v.column) for k, v in spans.items()})
-    if any(f.action == "unhandled" for f in findings):
-        return SourceResult("unchanged", [s for s in sites if s.action == "unhandled"])
+    if not any(f.action == "rewritten" for f in findings):
+        return SourceResult("unchanged", sites, exports=exports, foreign_reads=foreign)
     if not generate:
-        return SourceResult("migrated", sites)
+        return SourceResult("migrated", sites, exports=exports, foreign_reads=foreign)
     output = apply(module, findings).code
     if output == source:
-        return SourceResult("unchanged", sites)
+        return SourceResult("unchanged", sites, exports=exports, foreign_reads=foreign)
     broken = compile_error(output)
     # A case the transforms got wrong is never written. Only this Python can judge, so a
     # file it cannot compile as it is (newer syntax, `return` at module level) is not judged.
     if broken is not None and compile_error(source) is None:
         message = f"the rewrite would not compile ({broken}): left untouched; please report it"
         return SourceResult("error", sites, message=message)
-    return SourceResult("migrated", sites, output)
+    return SourceResult("migrated", sites, output, exports=exports, foreign_reads=foreign)
 
 
 def compile_error(source: str) -> SyntaxProblem | None:

@@ -10,7 +10,7 @@ line of its own where that entry stood.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -59,11 +59,14 @@ def subscript_key(node: cst.Subscript) -> str | None:
     return const_str(node.slice[0].slice.value)
 
 
-def dict_entries(node: cst.Dict) -> list[Entry]:
+def dict_entries(
+    node: cst.Dict, key_of: Callable[[cst.BaseExpression], str | None] = const_str
+) -> list[Entry]:
+    """`key_of`: the string a key is (a literal; or a name holding one, see `constants`)."""
     out: list[Entry] = []
     for element in node.elements:
         if isinstance(element, cst.DictElement):
-            out.append(Entry(const_str(element.key), element.value, element))
+            out.append(Entry(key_of(element.key), element.value, element))
         else:
             out.append(Entry(None, element.value, element))
     return out

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from jp_migrate.codemod import build
+from jp_migrate.codemod.branched import branched_finding
 from jp_migrate.codemod.entries import (
     NewEntry,
     const_str,
@@ -284,6 +285,15 @@ def keyed_findings(found: Scan, is_dict_call: IsDictCall) -> Keyed:
                 keyed.owned.update(id(m.target) for m in members)
                 continue
             if not members:
+                # Keys set only in the branches that follow (`out = {}; if …: out["type"] = …`).
+                # Blocks come outer first, so the nested ones below see what is owned here.
+                branched, targets = branched_finding(var, literal, body[i + 1 : end], is_dict_call)
+                if branched is not None:
+                    findings.append(branched)
+                    keyed.owned.update(id(t) for t in targets)
+                    claimed.add(id(literal))
+                    if branched.action == "rewritten":
+                        variables[id(literal)] = (scope, var)
                 continue
             type_assign = next((m for m in members if m.key == "type"), None)
             tag_node = (
@@ -329,7 +339,12 @@ def keyed_findings(found: Scan, is_dict_call: IsDictCall) -> Keyed:
             claimed.add(id(literal))
             variables[id(literal)] = (scope, var)
         for head in assigns:
-            if head is None or head.key != "type" or id(head) in grouped:
+            if (
+                head is None
+                or head.key != "type"
+                or id(head) in grouped
+                or id(head.target) in keyed.owned
+            ):
                 continue
             tag = const_str(head.value)
             if tag in TAGS:

@@ -7,14 +7,20 @@ Rules: `codemod-success-dict`, `codemod-error-dict`, `codemod-needs-input-dict`
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable
 
 import libcst as cst
 
 from jp_migrate.codemod import build
+from jp_migrate.codemod.constants import Constants
+from jp_migrate.codemod.dataclassed import OutcomeClass, named_arguments, rewrite_dataclass
 from jp_migrate.codemod.entries import Entry, call_entries, const_str, dict_entries, rebuild
+from jp_migrate.codemod.held import Held, Questions
 from jp_migrate.codemod.mapping import (
     LEGACY_KEYS,
+    OUTCOME_KEYS,
     REQUIRED,
     RULE_FOR_TAG,
     TAGS,
@@ -22,11 +28,13 @@ from jp_migrate.codemod.mapping import (
     Unhandled,
     could_be_outcome,
     envelope_entries,
+    question_content,
     shaped_like_dict_call,
 )
 from jp_migrate.codemod.names import Names
-from jp_migrate.codemod.scan import Scan, called_name
-from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding
+from jp_migrate.codemod.scan import Scan, Scope, called_name
+from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding, Rebuild
+from jp_migrate.codemod.typeddicts import rewrite_class, tagged_classes
 
 DESCRIPTION = (
     "Outcome dict literals and dict(type=…) calls become RFD 058 envelopes where they stand."
@@ -39,13 +47,19 @@ def _finding(
     rule: str | None,
     is_dict_call: IsDictCall,
     printed: Callable[[cst.CSTNode], str | None] = lambda _node: None,
+    held_by: Callable[[cst.BaseExpression], Held | str] | None = None,
+    string: Callable[[cst.BaseExpression], str | None] = const_str,
+    shape: IsDictCall = shaped_like_dict_call,
+    extra: tuple[tuple[cst.CSTNode, Rebuild], ...] = (),
 ) -> Finding | None:
+    """`shape`: what a rebuilt node that builds a dict looks like; `extra`: rewrites that go
+    with this one (a TypedDict's class)."""
     """`printed(node)`: the name of the call that prints or serialises `node` (json.dumps…), if any."""
     type_entry = next((e for e in entries if e.key == "type"), None)
     if type_entry is None:
         return None
     keys = {e.key for e in entries}
-    tag = const_str(type_entry.value)
+    tag = string(type_entry.value)
     if tag is None:
         # Only a dict made of nothing but Outcome keys is taken for one: {"type": t, "content": c,
         # "role": r} is somebody else's (an LLM message, a lexer table…).
@@ -63,9 +77,10 @@ def _finding(
     if tag not in TAGS:
         return None
     if tag != "needs_input" and None not in keys and not keys & LEGACY_KEYS:
-        # {"type": "error", "code": 3} is somebody else's dict, unless it is printed as a tool's output.
+        # {"type": "error", "code": 3} is somebody else's dict (a Slack payload, an event), unless
+        # it holds nothing but a tag and is printed as a tool's output.
         sink = printed(node)
-        if sink is None:
+        if sink is None or keys - OUTCOME_KEYS:
             return None
         missing = ", ".join(repr(k) for k in REQUIRED[tag])
         reason = f"incomplete {tag} Outcome passed to {sink}: no {missing}"
@@ -76,27 +91,119 @@ def _finding(
     quote = build.quote_of(
         type_entry.item.key if isinstance(type_entry.item, cst.DictElement) else type_entry.value
     )
+    question = next((e.value for e in entries if e.key == "question"), None)
+    held: Held | None = None
+    runtime = False
+    if tag == "needs_input" and question is not None and not _literal(question, is_dict_call):
+        found = held_by(question) if held_by is not None else None
+        if isinstance(found, str) and not isinstance(question, cst.Name):
+            return Finding(node, acting, "unhandled", found)
+        # A name whose literal cannot be followed: its content list is built when the tool runs.
+        runtime = isinstance(found, str) or found is None
+        held = Held((), f"`{cst.Module([]).code_for_node(question)}`") if runtime else found
+    more: list[tuple[cst.CSTNode, Rebuild]] = list(extra)
     try:
-        envelope_entries(tag, entries, quote, acting, is_dict_call)
+        envelope_entries(
+            tag, entries, quote, acting, is_dict_call, held=held is not None, runtime=runtime
+        )
+        for literal in held.literals if held is not None else ():
+            try:
+                question_content(literal, quote, acting, is_dict_call)
+            except Unhandled:
+                if not isinstance(question, cst.Name):
+                    raise
+                runtime, more = True, list(extra)  # a name: converted when the tool runs
+                break
+            more.append((literal, _question_rewrite(quote, acting, shape)))
     except Unhandled as exc:
-        return Finding(node, exc.rule, "unhandled", exc.reason)
+        where = f" (in {held.what})" if held is not None else ""
+        return Finding(node, exc.rule, "unhandled", exc.reason + where)
 
     def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, (cst.Dict, cst.Call))
         fresh = dict_entries(updated) if isinstance(updated, cst.Dict) else call_entries(updated)
-        return rebuild(
-            updated, envelope_entries(tag, fresh, quote, acting, shaped_like_dict_call), quote
+        # Keys as first read (a name's string is known for the original nodes only).
+        fresh = [
+            dataclasses.replace(new, key=old.key) for old, new in zip(entries, fresh, strict=True)
+        ]
+        new = envelope_entries(
+            tag, fresh, quote, acting, shape, held=held is not None, runtime=runtime
         )
+        return rebuild(updated, new, quote)
 
-    what = "dict(...) call" if isinstance(node, cst.Call) else "dict"
+    callee = (
+        node.func.value if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) else ""
+    )
+    what = f"{callee}(...) call" if isinstance(node, cst.Call) else "dict"
     return Finding(
         node,
         acting,
         "rewritten",
         f"{tag} Outcome {what} → RFD 058 envelope",
-        ((node, rewrite),),
+        ((node, rewrite), *more),
         node,
     )
+
+
+def _named_keys(node: cst.Dict) -> bool:
+    """A key, or the tag, written as a name that may hold an Outcome's key or tag (`TYPE`, `key`):
+    only then is the scope analysis (several times a parse) worth asking."""
+    for element in node.elements:
+        if not isinstance(element, cst.DictElement):
+            continue
+        if isinstance(element.key, cst.Name) and _KEYISH.search(element.key.value):
+            return True
+        if const_str(element.key) == "type" and isinstance(element.value, cst.Name):
+            return True
+    return False
+
+
+_KEYISH = re.compile(r"(?i)type|content|message|trace|transient|question|key")
+
+
+def _dataclass_finding(
+    node: cst.Call, spec: OutcomeClass, is_dict_call: IsDictCall, shape: IsDictCall
+) -> Finding:
+    """A construction of an Outcome dataclass, every field named, rewritten as dict(...) is."""
+    named = named_arguments(node, spec)
+    if named is None:
+        reason = (
+            f"{spec.tag} Outcome built by `{spec.node.name.value}(…)` with arguments that "
+            "cannot be matched to its fields (`*`, `**`, too many): name each field to have "
+            "it rewritten"
+        )
+        return Finding(node, DICT_CALL, "unhandled", reason)
+    quote = '"'
+    try:
+        entries = [e for e in call_entries(named) if e.key != "type"]
+        envelope_entries(spec.tag, entries, quote, DICT_CALL, is_dict_call)
+    except Unhandled as exc:
+        return Finding(node, exc.rule, "unhandled", exc.reason)
+
+    def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.Call)
+        call = named_arguments(updated, spec)
+        assert call is not None
+        fresh = [e for e in call_entries(call) if e.key != "type"]
+        return rebuild(call, envelope_entries(spec.tag, fresh, quote, DICT_CALL, shape), quote)
+
+    reason = f"{spec.tag} Outcome built by dataclass `{spec.node.name.value}` → RFD 058 envelope"
+    rewrites = ((node, rewrite), (spec.node, rewrite_dataclass(spec.tag)))
+    return Finding(node, DICT_CALL, "rewritten", reason, rewrites, node)
+
+
+def _literal(node: cst.BaseExpression, is_dict_call: IsDictCall) -> bool:
+    return isinstance(node, cst.Dict) or is_dict_call(node)
+
+
+def _question_rewrite(quote: str, rule: str, shape: IsDictCall) -> Rebuild:
+    """The question literal, where it is written, becomes the content list."""
+
+    def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, (cst.Dict, cst.Call))
+        return question_content(updated, quote, rule, shape)
+
+    return rewrite
 
 
 def printed_by(found: Scan, names: Names) -> Callable[[cst.CSTNode], str | None]:
@@ -114,15 +221,23 @@ def printed_by(found: Scan, names: Names) -> Callable[[cst.CSTNode], str | None]
 
 
 def literal_findings(
-    found: Scan, is_dict_call: IsDictCall, claimed: set[int], names: Names | None = None
+    found: Scan,
+    is_dict_call: IsDictCall,
+    claimed: set[int],
+    names: Names | None = None,
+    questions: Questions | None = None,
+    constants: Constants | None = None,
 ) -> list[Finding]:
     """Dict literals not already claimed by another transform (`claimed`: ids of key-by-key inits)."""
     out: list[Finding] = []
     printed = printed_by(found, names) if names is not None else (lambda _node: None)
-    for node, _scope in found.dicts:
+    for node, scope in found.dicts:
         if id(node) in claimed:
             continue
-        finding = _finding(node, dict_entries(node), None, is_dict_call, printed)
+        held_by = _held_by(questions, scope)
+        string = constants.string if constants is not None and _named_keys(node) else const_str
+        entries = dict_entries(node, string)
+        finding = _finding(node, entries, None, is_dict_call, printed, held_by, string)
         if finding is not None:
             out.append(finding)
     return out
@@ -141,13 +256,48 @@ def _constructor_finding(node: cst.Call, type_arg: cst.Arg) -> Finding | None:
     if not (keys & LEGACY_KEYS or any(a.star == "**" for a in node.args)):
         return None
     name = called_name(node.func) or "…"
-    reason = f"{tag} Outcome built by `{name}(…)`, which is not the builtin dict: not rewritten"
+    reason = (
+        f"{tag} Outcome built by `{name}(…)`, which is not the builtin dict (a dataclass, a "
+        "pydantic model, a class of another file): not rewritten; build it as a dict, a "
+        "`dict(...)` call or a TypedDict of this file to have it rewritten"
+    )
     return Finding(node, DICT_CALL, "unhandled", reason)
 
 
-def call_findings(found: Scan, is_dict_call: IsDictCall) -> list[Finding]:
+def _held_by(
+    questions: Questions | None, scope: Scope
+) -> Callable[[cst.BaseExpression], Held | str] | None:
+    if questions is None:
+        return None
+    return lambda value: questions.held(value, scope)
+
+
+def call_findings(
+    found: Scan,
+    is_dict_call: IsDictCall,
+    questions: Questions | None = None,
+    shape: IsDictCall = shaped_like_dict_call,
+    classes: dict[str, cst.ClassDef] | None = None,
+    dataclasses_of: dict[str, OutcomeClass] | None = None,
+) -> list[Finding]:
+    """`classes`: the file's Outcome TypedDicts (their calls build dicts, see `typeddicts`)."""
     out: list[Finding] = []
-    for node, _scope in found.calls:
+    tagged = tagged_classes(found)
+    specs = dataclasses_of or {}
+    for node, scope in found.calls:
+        name = called_name(node.func)
+        spec = specs.get(name or "") if isinstance(node.func, cst.Name) else None
+        if spec is not None:
+            out.append(_dataclass_finding(node, spec, is_dict_call, shape))
+            continue
+        if name in tagged and not any(a.keyword and a.keyword.value == "type" for a in node.args):
+            reason = (
+                f"{tagged[name]} Outcome built by `{name}(…)`, whose `type` field defaults to "
+                f"{tagged[name]!r}: a class is not rewritten; build the Outcome as a dict (or a "
+                "TypedDict of this file) to have it rewritten"
+            )
+            out.append(Finding(node, DICT_CALL, "unhandled", reason))
+            continue
         type_arg = None
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value == "type":
@@ -155,7 +305,7 @@ def call_findings(found: Scan, is_dict_call: IsDictCall) -> list[Finding]:
                 break
         if type_arg is None:
             continue
-        if not (shaped_like_dict_call(node) and is_dict_call(node)):
+        if not (shape(node) and is_dict_call(node)):
             foreign = _constructor_finding(node, type_arg)
             if foreign is not None:
                 out.append(foreign)
@@ -174,7 +324,18 @@ def call_findings(found: Scan, is_dict_call: IsDictCall) -> list[Finding]:
                 )
             )
             continue
-        finding = _finding(node, entries, DICT_CALL, is_dict_call)
+        name = node.func.value if isinstance(node.func, cst.Name) else ""
+        typed = (classes or {}).get(name)
+        extra = ((typed, rewrite_class),) if typed is not None else ()
+        finding = _finding(
+            node,
+            entries,
+            DICT_CALL,
+            is_dict_call,
+            held_by=_held_by(questions, scope),
+            shape=shape,
+            extra=extra,
+        )
         if finding is not None:
             out.append(finding)
     return out

@@ -91,21 +91,48 @@ def inert(node: cst.CSTNode | None) -> bool:
             isinstance(e, cst.DictElement) and inert(e.key) and inert(e.value)
             for e in node.elements
         )
+    if isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
+        return inert(node.left) and inert(node.right)
+    if isinstance(node, cst.Comparison):
+        return inert(node.left) and all(inert(t.comparator) for t in node.comparisons)
+    if isinstance(node, cst.IfExp):
+        return inert(node.test) and inert(node.body) and inert(node.orelse)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        # Builtins that only read their arguments (a shadowed name is a user's function: not inert).
+        return node.func.value in _PURE_BUILTINS and all(
+            not a.star and inert(a.value) for a in node.args
+        )
     return False
 
 
+_PURE_BUILTINS = frozenset(
+    {"len", "str", "repr", "int", "float", "bool", "abs", "round", "min", "max", "sum"}
+    | {"sorted", "list", "tuple", "dict", "set", "frozenset", "isinstance"}
+)
+
+
 def _check_order(source_order: list[Entry], new_order: list[Entry], rule: str, what: str) -> None:
-    if [id(e) for e in source_order] == [id(e) for e in new_order]:
-        return
-    if sum(not inert(e.value) for e in source_order) > 1:
-        raise Unhandled(
-            rule, f"moving {what} would change the order in which its values are evaluated"
-        )
+    """Unhandled only when two values that are not inert trade places (the exact judgement)."""
+    rank = {id(e): i for i, e in enumerate(new_order)}
+    live = [e for e in source_order if id(e) in rank and not inert(e.value)]
+    for i, earlier in enumerate(live):
+        for later in live[i + 1 :]:
+            if rank[id(later)] < rank[id(earlier)]:
+                raise Unhandled(
+                    rule,
+                    f"moving {what} would evaluate {later.key or 'a value'} before "
+                    f"{earlier.key or 'a value'}: put {later.key} first in the source "
+                    "(or compute one of them into a variable before) to have it rewritten",
+                )
 
 
 def _check_keys(tag: str, entries: list[Entry], rule: str, partial: bool) -> None:
     if any(e.key is None for e in entries):
-        raise Unhandled(SPREAD, f"`**` spread or non-constant key in a {tag} Outcome")
+        raise Unhandled(
+            SPREAD,
+            f"`**` spread or a key that is not a constant string in a {tag} Outcome: write its "
+            "keys out as strings (or bind each name once to its string) to have it rewritten",
+        )
     keys = {e.key for e in entries}
     missing = [k for k in REQUIRED[tag] if k not in keys]
     if missing and not partial:
@@ -219,48 +246,60 @@ def _comments(node: cst.CSTNode) -> int:
     return counter.found
 
 
-def answer_schema(node: cst.BaseExpression, quote: str, rule: str) -> cst.Dict:
+def answer_schema(
+    node: cst.BaseExpression,
+    quote: str,
+    rule: str,
+    is_dict_call: IsDictCall = shaped_like_dict_call,
+) -> cst.BaseExpression:
     """The JSON Schema an `answer_type` becomes; Unhandled when it cannot, or when it holds
     a comment the schema would lose (a Select's options are kept as written, comments too)."""
-    schema = _answer_schema(node, quote, rule)
+    if isinstance(node, cst.Name) and node.value not in ("None", "True", "False"):
+        return build.schema_of_held(node, quote)
+    schema = _answer_schema(node, quote, rule, is_dict_call)
     kept = [e.value for e in schema.elements if isinstance(e, cst.DictElement)]
     if _comments(node) > sum(_comments(value) for value in kept):
         raise Unhandled(
             rule,
-            "answer_type holds a comment its schema would lose: not rewritten (edit it by hand)",
+            "answer_type holds a comment its schema would lose: not rewritten (move the "
+            "comment out of the answer_type, or edit it by hand)",
         )
     return schema
 
 
-def _answer_schema(node: cst.BaseExpression, quote: str, rule: str) -> cst.Dict:
+def _mapping(node: cst.BaseExpression, is_dict_call: IsDictCall) -> list[Entry] | None:
+    """The entries of a dict literal or a `dict(...)` call (nested ones too), else None."""
+    if isinstance(node, cst.Dict) or is_dict_call(node):
+        return entries_of(node)
+    return None
+
+
+def _answer_schema(
+    node: cst.BaseExpression, quote: str, rule: str, is_dict_call: IsDictCall
+) -> cst.Dict:
     kind = const_str(node)
-    if (
-        isinstance(node, cst.Dict)
-        and len(node.elements) == 1
-        and isinstance(node.elements[0], cst.DictElement)
-    ):
-        only = node.elements[0]
-        tag = const_str(only.key)
+    entries = _mapping(node, is_dict_call)
+    if entries is not None and len(entries) == 1:
+        only = entries[0]
+        tag = only.key
         if (
             tag in ("Boolean", "Text")
             and isinstance(only.value, cst.Name)
             and only.value.value == "None"
         ):
             kind = tag  # serde's one-key map spelling of a unit variant: {"Boolean": null}
-        elif tag == "Select" and isinstance(only.value, cst.Dict):
-            options = [
-                e
-                for e in only.value.elements
-                if isinstance(e, cst.DictElement) and const_str(e.key) == "options"
-            ]
-            if len(options) == 1 and len(only.value.elements) == 1:
-                return build.schema("string", quote, enum=options[0].value)
+        elif tag == "Select":
+            inner = _mapping(only.value, is_dict_call)
+            if inner is not None and len(inner) == 1 and inner[0].key == "options":
+                return build.schema("string", quote, enum=inner[0].value)
     if kind == "Boolean":
         return build.schema("boolean", quote)
     if kind == "Text":
         return build.schema("string", quote)
     raise Unhandled(
-        rule, 'answer_type is not "Boolean", "Text" or {"Select": {"options": …}} written out'
+        rule,
+        'answer_type is not "Boolean", "Text", {"Select": {"options": …}} or a plain name: '
+        "write it out (or hold it in a variable) to have it rewritten",
     )
 
 
@@ -302,7 +341,7 @@ def question_content(
     out: list[NewEntry] = []
     for e in entries:
         if e.key == "answer_type":
-            out.append(NewEntry("schema", answer_schema(e.value, quote, rule), e))
+            out.append(NewEntry("schema", answer_schema(e.value, quote, rule, is_dict_call), e))
         elif e is not pre:
             out.append(NewEntry(e.key or "", e.value, e))
     blocks: list[cst.BaseElement] = []
@@ -333,14 +372,27 @@ def question_content(
 
 
 def needs_input_entries(
-    entries: list[Entry], quote: str, rule: str, is_dict_call: IsDictCall, *, partial: bool = False
+    entries: list[Entry],
+    quote: str,
+    rule: str,
+    is_dict_call: IsDictCall,
+    *,
+    partial: bool = False,
+    held: bool = False,
+    runtime: bool = False,
 ) -> list[NewEntry]:
+    """`held`: the question is a name or call whose literal becomes the content list itself;
+    with `runtime`, a name whose content list is built from it when the tool runs."""
     _check_keys("needs_input", entries, rule, partial)
     out: list[NewEntry] = []
     for e in entries:
         if e.key == "type":
             continue
-        if e.key == "question":
+        if e.key == "question" and held and isinstance(e.value, cst.Name) and runtime:
+            out.append(NewEntry("content", build.question_of_held(e.value, quote), e))
+        elif e.key == "question" and held:
+            out.append(NewEntry("content", e.value, e))
+        elif e.key == "question":
             out.append(NewEntry("content", question_content(e.value, quote, rule, is_dict_call), e))
         else:
             out.append(NewEntry(e.key or "", e.value, e))
@@ -356,9 +408,13 @@ def envelope_entries(
     *,
     partial: bool = False,
     meta_later: bool = False,
+    held: bool = False,
+    runtime: bool = False,
 ) -> list[NewEntry]:
     if tag == "success":
         return success_entries(entries, quote, rule, partial=partial)
     if tag == "error":
         return error_entries(entries, quote, rule, partial=partial, meta_later=meta_later)
-    return needs_input_entries(entries, quote, rule, is_dict_call, partial=partial)
+    return needs_input_entries(
+        entries, quote, rule, is_dict_call, partial=partial, held=held, runtime=runtime
+    )

@@ -27,6 +27,7 @@ template (`{"type": "success"}`), which the rewrite leaves as it is.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -148,11 +149,18 @@ def _bound_params(call: cst.Call, functions: list[cst.FunctionDef], index: int) 
 class Holders:
     """The names that may hold a rewritten Outcome and the functions that may return one."""
 
-    def __init__(self, found: Scan, outcomes: set[int], variables: Iterable[str]) -> None:
+    def __init__(
+        self,
+        found: Scan,
+        outcomes: set[int],
+        variables: Iterable[str],
+        helpers: Iterable[str] = (),
+    ) -> None:
+        """`helpers`: names (`run`, `mod.run`) bound to another file's functions returning one."""
         self._outcomes = outcomes
         self.names: set[str] = set(variables)
-        self.helpers: set[str] = set()
-        if not (outcomes or self.names):
+        self.helpers: set[str] = set(helpers)
+        if not (outcomes or self.names or self.helpers):
             return  # nothing rewritten: nothing can hold it
         bindings = [([name], refs(value, outcomes)) for _s, name, value in found.assigns]
         bindings += [(target_names(t), refs(i, outcomes)) for t, i in found.loops]
@@ -209,6 +217,10 @@ class Holders:
                 )
             )
         )
+
+    def exported(self) -> frozenset[str]:
+        """The functions of the file that may return a rewritten Outcome."""
+        return frozenset(self.helpers)
 
     def holds(self, node: cst.BaseExpression) -> str | None:
         """How to name `node` in a report when its value may be a rewritten Outcome, else None."""
@@ -579,25 +591,38 @@ def read_findings(
     outcomes: set[int],
     variables: dict[int, tuple[Scope, str]],
     owned: set[int] | None = None,
+    sites: frozenset[int] = frozenset(),
+    helpers: frozenset[str] = frozenset(),
 ) -> list[Finding]:
     """`outcomes`: ids of nodes that build an envelope now; `variables`: key-by-key ones, by init id;
-    `owned`: ids of the `x["key"] = …` targets a key-by-key rewrite rewrites (or reports) itself.
+    `owned`: ids of the `x["key"] = …` targets a key-by-key rewrite rewrites (or reports) itself;
+    `sites`: ids of the Outcomes some other finding speaks for (not partial templates);
+    `helpers`: names bound to another file's functions that return a rewritten Outcome.
 
     What may hold an Outcome is worked out only when some code uses a legacy key at all.
     """
     out, candidates = _match_findings(found)
-    outcomes = outcomes | partial_templates(found, outcomes)
-    if outcomes or variables:
+    outcomes = outcomes | partial_templates(found, outcomes | sites)
+    if outcomes or variables or helpers:
         candidates += _subscript_candidates(found, owned or set())
         candidates += _call_candidates(found)
         candidates += _membership_candidates(found)
         candidates += _modulo_candidates(found)
         candidates += _merge_candidates(found)
-    if candidates and (outcomes or variables):
-        holders = Holders(found, outcomes, (name for _scope, name in variables.values()))
+    if candidates and (outcomes or variables or helpers):
+        names = (name for _scope, name in variables.values())
+        holders = Holders(found, outcomes, names, helpers)
         for candidate in candidates:
             what = holders.holds(candidate.value)
             if what is not None:
                 reason = candidate.reason.format(what=what)
                 out.append(Finding(candidate.anchor, candidate.rule, "unhandled", reason))
-    return out + _comparison_findings(found, out)
+    found_all = out + _comparison_findings(found, out)
+    return [dataclasses.replace(f, reason=f"{f.reason}{_FIX}") for f in found_all]
+
+
+# What the user can change: said once, after every read's own reason.
+_FIX = (
+    "; read the RFD 058 envelope instead (content blocks, isError, _meta), or mark the line "
+    "`# jp-migrate: skip`"
+)

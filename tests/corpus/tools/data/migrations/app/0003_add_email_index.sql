@@ -1,0 +1,1 @@
+-- 0003_add_email_index.sql

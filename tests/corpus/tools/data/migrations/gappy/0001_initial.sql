@@ -1,0 +1,1 @@
+-- 0001_initial.sql

@@ -1,0 +1,1 @@
+-- 0004_orders_fix.sql
