@@ -91,15 +91,29 @@ def cli() -> None:
     """
 
 
-_SIGNALLED: list[int] = []  # the terminating signal received, if any
+class _Terminated(KeyboardInterrupt):
+    """A terminating signal, ending the run as Ctrl-C does; the exit code says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _interrupted_code(exc: BaseException) -> int:
+    """128 + the terminating signal found in `exc`'s chain, else 130 (Ctrl-C's SIGINT)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, _Terminated):
+            return 128 + seen.signum
+        seen = seen.__cause__ or seen.__context__
+    return 130
 
 
 def _terminated(signum: int, _frame: object) -> None:
     """SIGTERM/SIGHUP (a CI job cancelled, `timeout`, a closed terminal) end the run as
     Ctrl-C does: running tools (in sessions of their own, which the signal does not
     reach) are killed, MCP calls cancelled, scratch copies removed."""
-    _SIGNALLED.append(signum)
-    raise KeyboardInterrupt
+    raise _Terminated(signum)
 
 
 def _on_termination() -> None:
@@ -124,7 +138,7 @@ def main(argv: list[str] | None = None) -> None:
 
         if not isinstance(exc.__cause__, InterruptReported):  # else the command said what it left
             click.echo("Aborted.", err=True)
-        sys.exit(128 + _SIGNALLED[0] if _SIGNALLED else 130)
+        sys.exit(_interrupted_code(exc))
     except click.ClickException as exc:
         exc.show()
         sys.exit(2 if exc.exit_code in (1, 2) else exc.exit_code)
@@ -135,8 +149,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     except OSError as exc:  # e.g. the output could not be written (a full disk)
         _os_error(exc)
-    except KeyboardInterrupt:
-        sys.exit(128 + _SIGNALLED[0] if _SIGNALLED else 130)
+    except KeyboardInterrupt as exc:
+        sys.exit(_interrupted_code(exc))
     try:
         sys.stdout.flush()  # what is still buffered must reach its file now, or say why not
     except OSError as exc:

@@ -8,6 +8,7 @@ untouched (never evaluated).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -186,7 +187,9 @@ def indent_more(node: cst.BaseExpression, step: str) -> cst.BaseExpression:
     return _indented(node, step)  # type: ignore[return-value]
 
 
-_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+@functools.cache
+def _node_fields(kind: type[cst.CSTNode]) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 def _indented(node: cst.CSTNode, step: str) -> cst.CSTNode:
@@ -194,9 +197,7 @@ def _indented(node: cst.CSTNode, step: str) -> cst.CSTNode:
     than a `CSTTransformer`, which visits and rebuilds every node."""
     if type(node) is cst.ParenthesizedWhitespace:
         return node.with_changes(last_line=cst.SimpleWhitespace(node.last_line.value + step))
-    names = _NODE_FIELDS.get(type(node))
-    if names is None:
-        names = _NODE_FIELDS[type(node)] = tuple(f.name for f in dataclasses.fields(node))
+    names = _node_fields(type(node))
     changes: dict[str, object] = {}
     for name in names:
         value = getattr(node, name)

@@ -10,6 +10,7 @@ their first token appears, which `positions` relies on.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -91,19 +92,20 @@ _LEAVES = frozenset(
 )
 _SEQUENCES = (list, tuple)
 _SCALARS = frozenset({str, bool, int, cst.MaybeSentinel})
-_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
 
 def _fields(kind: type[cst.CSTNode], node: cst.CSTNode) -> tuple[str, ...]:
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _ORDER.get(kind) or tuple(
-            f.name
-            for f in dataclasses.fields(node)  # type: ignore[arg-type]
-            if f.name not in _NOISE and not f.name.startswith("whitespace")
-        )
-        _FIELDS[kind] = names
-    return names
+    return _ORDER.get(kind) or _walked_fields(kind)
+
+
+@functools.cache
+def _walked_fields(kind: type[cst.CSTNode]) -> tuple[str, ...]:
+    """A node kind's fields the scan walks, in order (its dataclass fields, less whitespace)."""
+    return tuple(
+        f.name
+        for f in dataclasses.fields(kind)
+        if f.name not in _NOISE and not f.name.startswith("whitespace")
+    )
 
 
 @dataclass
