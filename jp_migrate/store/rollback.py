@@ -260,6 +260,8 @@ def _tidy(conversations: list[Conversation], table: LockTable) -> None:
     (each removed under its conversation's lock: a live run holds it while writing one)."""
     for lock_root in sorted({r for c in conversations for r in c.root.lock_roots}):
         lock.sweep(lock_root)
+    for root in {c.root.path for c in conversations}:
+        manifest.clear_discards(root)
     for conversation in conversations:
         leftover = temp_path(conversation.events)
         if os.path.lexists(leftover):
@@ -361,6 +363,7 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                     )
                     continue
                 files.append(_locked(item, lambda c=item: _downgrade_file(c, options.force), table))
+    table.close()
     files = [shown_file(f) for f in files]
     files.sort(key=lambda f: f.path)
     return RollbackRun(files, rolled)

@@ -124,7 +124,9 @@ def verify_conversation(conversation: Conversation, backups: Backups | None = No
         return StoreFile(**base, status=exc.status, message=str(exc))
     except ContractError as exc:
         return StoreFile(**base, status="error", message=exc.reason)
-    problems, warnings, migrated = check_events(loaded.events, _original(conversation, {} if backups is None else backups))
+    problems, warnings, migrated = check_events(
+        loaded.events, _original(conversation, {} if backups is None else backups)
+    )
     status = "error" if problems else "unchanged"
     message = f"{len(problems)} problem(s): {problems[0]}" if problems else ""
     return StoreFile(
