@@ -9,8 +9,13 @@
    caller's environment (then every run compiles jp_migrate from source).
 2. Throughput: `verify_cases` over C cases with jobs=2 against jobs=1 (the runs
    are processes, so threads overlap them). Target: jobs=2 takes at most 0.6x.
+3. MCP call overhead: one `tools/call` through the bridge (`run_target` with a
+   kept session: the call, the result read as the RFD 058 host reads it) against
+   a minimal official-SDK client making the same call, each on its own running
+   copy of the example MCP server, alternately M times in one run. Target: the
+   bridge's median per call at most 1.2x the SDK client's.
 
-    python benchmarks/bench_bridge.py [-n 20] [--cases 24] [--smoke] [--no-bytecode]
+    python benchmarks/bench_bridge.py [-n 20] [--cases 24] [--calls 200] [--smoke] [--no-bytecode]
 
 Prints the figures and exits 1 when a target is missed (0 with --no-fail).
 """
@@ -107,10 +112,57 @@ def throughput(tool: Path, count: int) -> dict[str, float]:
     return figures
 
 
+SERVER = Path(__file__).resolve().parents[1] / "examples" / "mcp_server" / "server.py"
+
+
+def mcp_overhead(calls: int) -> dict[str, float]:
+    """Median seconds per `tools/call` through the bridge and through a bare SDK client."""
+    from anyio.from_thread import start_blocking_portal
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from jp_migrate.bridge.config import McpServer
+    from jp_migrate.bridge.mcp_client import SessionPool
+    from jp_migrate.bridge.target import Inputs, Target, run_target
+
+    server = McpServer("example", sys.executable, (str(SERVER),))
+    root = SERVER.parent
+    target = Target(name="greet", root=root, server=server, remote_name="greet")
+    inputs = Inputs({"name": "Ada"})
+    params = StdioServerParameters(command=sys.executable, args=[str(SERVER)], cwd=str(root))
+    pool = SessionPool()
+    timings: dict[str, list[float]] = {"bridge": [], "sdk": []}
+    try:
+        with start_blocking_portal() as portal:
+            client = Client(stdio_client(params), cache=None)
+            with portal.wrap_async_context_manager(client):
+                for round_ in range(calls + 1):  # the first round warms both up, untimed
+                    start = time.perf_counter()
+                    done = run_target(target, inputs, mode="blocks", sessions=pool)
+                    bridge = time.perf_counter() - start
+                    start = time.perf_counter()
+                    result = portal.call(client.call_tool, "greet", {"name": "Ada"})
+                    sdk = time.perf_counter() - start
+                    if (
+                        done.outcome.text != "Hello, Ada!"
+                        or result.content[0].text != "Hello, Ada!"
+                    ):
+                        sys.exit(f"error: unexpected results {done.outcome.text!r}, {result!r}")
+                    if round_:
+                        timings["bridge"].append(bridge)
+                        timings["sdk"].append(sdk)
+    finally:
+        pool.close()
+    figures = {k: statistics.median(v) for k, v in timings.items()}
+    figures["ratio"] = figures["bridge"] / figures["sdk"]
+    return figures
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--runs", type=int, default=20, help="overhead runs of each command")
     parser.add_argument("--cases", type=int, default=24, help="verify cases for the throughput run")
+    parser.add_argument("--calls", type=int, default=200, help="MCP calls of each client")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check the script runs")
     parser.add_argument("--no-fail", action="store_true", help="always exit 0 (report only)")
     parser.add_argument(
@@ -120,12 +172,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     runs, cases = (2, 4) if args.smoke else (max(1, args.runs), max(2, args.cases))
+    calls = 3 if args.smoke else max(1, args.calls)
     with tempfile.TemporaryDirectory(prefix="bench-bridge-") as tmp:
         tool = Path(tmp) / "tool.py"
         tool.write_text(TOOL, encoding="utf-8")
         env = None if args.no_bytecode else bytecode_env(Path(tmp) / "pycache")
         o = overhead(tool, runs, env)
         t = throughput(tool, cases)
+    m = mcp_overhead(calls)
     ms = {k: v * 1000 for k, v in o.items()}
     print(
         f"bridge run: {ms['bridge']:.0f} ms, direct: {ms['direct']:.0f} ms, "
@@ -138,7 +192,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"ratio {t['ratio']:.2f} (target ≤ 0.60); tool processes' CPU {t['cpu1']:.2f} s / "
         f"{t['cpu2']:.2f} s; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
     )
-    missed = ms["over_startup"] > 50 or t["ratio"] > 0.6
+    print(
+        f"MCP tools/call, {calls} interleaved: bridge {m['bridge'] * 1000:.2f} ms, "
+        f"SDK client {m['sdk'] * 1000:.2f} ms per call (medians), ratio {m['ratio']:.2f} "
+        "(target ≤ 1.20)"
+    )
+    missed = ms["over_startup"] > 50 or t["ratio"] > 0.6 or m["ratio"] > 1.2
     return 0 if args.no_fail or args.smoke or not missed else 1
 
 

@@ -65,8 +65,8 @@ expect 0 "${JP[@]}" conversations .
 section "2b. Migrate the Python tools (jp-migrate tools)"
 expect 0 "${JP[@]}" tools --exclude tests/ .
 
-section "3a. Verify the migrated store (jp-migrate conversations --verify)"
-expect 0 "${JP[@]}" conversations --verify .
+section "3a. Verify the migrated store (jp-migrate conversations --check-integrity)"
+expect 0 "${JP[@]}" conversations --check-integrity .
 
 section "3b. The tools before vs after migration, on cases.jsonl (jp-migrate verify)"
 # Every local tool (.jp/mcp/tools/*.toml) that cases.jsonl has cases for.

@@ -1,4 +1,4 @@
-from jp_migrate.cli import main
+from jp_migrate.entry import main
 
 if __name__ == "__main__":
     main()

@@ -28,22 +28,32 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("jp_migrate.commands.rules:rules", "List the rules, or run every rule's examples."),
     "conversations": (
         "jp_migrate.store.cli:conversations",
-        "Migrate .jp conversation stores to content blocks.",
+        "Migrate the tool responses stored in JP conversations to RFD 058.",
     ),
-    "rollback": ("jp_migrate.store.cli:rollback", "Restore the files a store migration changed."),
+    "rollback": (
+        "jp_migrate.store.cli:rollback",
+        "Undo a `conversations` run: restore the files it changed.",
+    ),
     "tools": (
         "jp_migrate.codemod.cli:tools",
-        "Rewrite Python tools that emit Outcome to emit RFD 058.",
+        "Rewrite Python tools that print a legacy Outcome to print RFD 058.",
     ),
     "bridge": (
         "jp_migrate.bridge.cli:bridge",
-        "Run a JP tool (local or MCP) under both protocols.",
+        "Run a JP tool (local or MCP) as JP does and show its result.",
     ),
     "verify": (
         "jp_migrate.bridge.cli:verify",
-        "Run cases before and after migration and compare them.",
+        "Run a tool before and after its migration on the same cases; compare.",
     ),
-    "check": ("jp_migrate.ci.cli:check", "Dry-run stores and tool sources together, for CI."),
+    "check": (
+        "jp_migrate.ci.cli:check",
+        "For CI: what migrating the stores and tools would change (writes nothing).",
+    ),
+    "adapt": (
+        "jp_migrate.adapt.cli:adapt",
+        "Keep a legacy tool working under RFD 058: wrap its output, or edit its config.",
+    ),
 }
 
 
@@ -68,7 +78,14 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="jp-migrate")
 def cli() -> None:
-    """Migrate JP conversation stores and tools from `Outcome` to RFD 058 content blocks.
+    """Migrate JP conversation stores and tools from the legacy protocol to RFD 058.
+
+    \b
+    A JP tool reports its result in one of two protocols:
+      legacy   an Outcome JSON object: {"type": "success", "content": "…"}
+               (an MCP tool returns it as its text, JP's bridge of RFD D31);
+      RFD 058  an envelope of content blocks:
+               {"content": [{"type": "text", "text": "…"}]}.
 
     Exit codes: 0 nothing to do, 1 something would change (or differs), 2 error.
     """
@@ -102,8 +119,11 @@ def main(argv: list[str] | None = None) -> None:
         code = cli.main(args=argv, prog_name="jp-migrate", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.Abort:
-        click.echo("Aborted.", err=True)
+    except click.Abort as exc:
+        from jp_migrate.errors import InterruptReported
+
+        if not isinstance(exc.__cause__, InterruptReported):  # else the command said what it left
+            click.echo("Aborted.", err=True)
         sys.exit(128 + _SIGNALLED[0] if _SIGNALLED else 130)
     except click.ClickException as exc:
         exc.show()

@@ -38,3 +38,7 @@ class RuleError(JpMigrateError):
         self.key = key
         self.reason = reason
         super().__init__(f"{path}: {key}: {reason}" if key else f"{path}: {reason}")
+
+
+class InterruptReported(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) after the command already said what state it left behind."""

@@ -287,7 +287,7 @@ def test_a_server_that_never_answers_is_bounded_by_its_startup_timeout_not_timeo
         McpSession(server, tmp_path, timeout=0.5).__enter__()
     elapsed = time.monotonic() - started
     assert str(caught.value) == (
-        "MCP server 's': start timed out after 2.5s (its startup_timeout_secs)"
+        "MCP server 's': start timed out after 2.5s (startup_timeout_secs)"
     )
     assert live_processes(marker) == []
     # and it was killed, not given the SDK's exit grace on top (it had taken 5 s and more)

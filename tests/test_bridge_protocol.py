@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from jp_migrate.bridge.errors import BridgeError
-from jp_migrate.bridge.mcp_client import _form_questions, jp_meta
+from jp_migrate.bridge.forms import Forms
+from jp_migrate.bridge.mcp_client import jp_meta
 from jp_migrate.bridge.protocol import interpret_local, interpret_mcp, joined_text
 from jp_migrate.bridge.template import tool_context
 from jp_migrate.convert.host import ToolRun
@@ -110,12 +111,34 @@ def test_legacy_mcp_path_joins_text_and_resources_and_drops_the_rest() -> None:
     assert outcome.text == "intro\n\nx = 1\n"
 
 
-def test_native_blocks_keep_images_render_resources_and_warn_on_links() -> None:
+def test_native_blocks_keep_images_render_resources_and_keep_links_as_references() -> None:
+    """A resource_link is a standard MCP item: kept in its place (it had been dropped, with
+    a warning calling it invalid)."""
     normalized = interpret_mcp(RESULT, "t", "blocks")
     outcome = normalized.outcome
-    assert [b.type for b in outcome.content] == ["text", "resource", "image"]
-    assert outcome.text == "intro\n\n```python\nx = 1\n```"
-    assert any("resource_link" in w for w in normalized.warnings)
+    assert [b.type for b in outcome.content] == ["text", "resource", "image", "text"]
+    assert outcome.text == (
+        "intro\n\n```python\nx = 1\n```\n\n[resource link f:///b (b, unknown type)]"
+    )
+    assert normalized.warnings == []
+
+
+def test_a_link_read_through_resources_read_is_the_resource_in_its_place() -> None:
+    read = [{"uri": "f:///b", "mimeType": "text/markdown", "text": "# B\n"}]
+    outcome = interpret_mcp(RESULT, "t", "blocks", links={3: read}).outcome
+    assert [b.type for b in outcome.content] == ["text", "resource", "image", "resource"]
+    assert outcome.text.endswith("```\n\n```markdown\n# B\n```")
+
+
+def test_the_legacy_host_drops_a_link_naming_why() -> None:
+    normalized = interpret_mcp(RESULT, "t", "legacy")
+    assert [b.type for b in normalized.outcome.content] == ["text", "resource", "image"]
+    assert normalized.warnings == [
+        (
+            "content[3]: resource_link f:///b dropped: JP's legacy host drops resource links "
+            "(RFD 058 keeps them)"
+        )
+    ]
 
 
 @pytest.mark.parametrize("mode", ["legacy", "blocks", "raw"])
@@ -169,7 +192,7 @@ def _form(message: str, properties: dict, required: list[str] | None = None) -> 
 
 
 def test_elicitation_form_properties_become_questions() -> None:
-    questions, keys, optional = _form_questions(
+    forms = Forms.of(
         {
             "a": _form("Delete x?", {"confirm": {"type": "boolean"}}, ["confirm"]),
             "b": _form(
@@ -182,18 +205,21 @@ def test_elicitation_form_properties_become_questions() -> None:
             ),
         }
     )
-    assert [(q.id, q.text, q.schema_, q.default) for q in questions] == [
+    assert [(q.id, q.text, q.schema_, q.default) for q in forms.questions] == [
         ("confirm", "Delete x?", {"type": "boolean"}, None),
-        ("b.confirm", "Details Why", {"type": "string", "title": "Why", "default": "n/a"}, "n/a"),
-        ("n", "Details", {"type": "integer"}, None),
+        ("b.confirm", "Details Why", {"type": "string", "title": "Why"}, "n/a"),
+        ("n", "Details n", {"type": "integer"}, None),  # no label: the field's name
     ]
+    keys = {qid: (form.key, prop) for form in forms.forms for qid, prop in form.fields.items()}
     assert keys == {"confirm": ("a", "confirm"), "b.confirm": ("b", "confirm"), "n": ("b", "n")}
-    assert optional == {"n"}  # not in its form's `required`
+    assert forms.optional == {"n"}  # not in its form's `required`
 
 
 def test_input_requests_the_bridge_cannot_answer_are_an_error() -> None:
-    with pytest.raises(BridgeError, match="sampling/createMessage"):
-        _form_questions({"s": SimpleNamespace(method="sampling/createMessage", params=None)})
+    with pytest.raises(BridgeError, match="sampling/createMessage.*: no model in this runtime"):
+        Forms.of({"s": SimpleNamespace(method="sampling/createMessage", params=None)})
+    with pytest.raises(BridgeError, match="'roots/list' .* which the bridge cannot provide"):
+        Forms.of({"r": SimpleNamespace(method="roots/list", params=None)})
 
 
 # ── every normalized outcome the bridge builds fits the shipped schema ────────

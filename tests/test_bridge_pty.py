@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -20,9 +23,11 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a POSI
 class Terminal:
     """`jp-migrate ARGS` with a pseudo-terminal as stdin, stdout and stderr."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, term: str = "dumb") -> None:
         self.master, slave = os.openpty()
-        env = {**python_on_path(), "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
+        # A wide terminal, so a long prompt is not folded across lines.
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+        env = {**python_on_path(), "NO_COLOR": "1", "TERM": term, "COLUMNS": "200"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "jp_migrate", *args],
             stdin=slave,
@@ -149,7 +154,7 @@ def test_an_optional_form_field_may_be_left_out_at_the_terminal(
     term = Terminal("bridge", "run", "t", "-w", str(ws), "--json")
     term.expect("Go ahead?", timeout=60)
     term.send("Ada")
-    term.expect("Go ahead? ('nick' is optional) Answer it? [y/n] (n):")
+    term.expect("Go ahead? nick ('nick' is optional) Answer it? [y/n] (n):")
     shown = len(term.seen)
     term.send(wants)
     if wants == "y":
@@ -157,3 +162,49 @@ def test_an_optional_form_field_may_be_left_out_at_the_terminal(
         term.send("A")
     assert term.finish(timeout=30) == 0
     assert _outcome(term.seen)["text"] == f"accept {sent}"
+
+
+# ── the reference MCP server's elicitation and progress, on a terminal ────────
+
+
+def test_reference_server_elicitation_prompts_show_each_field_description(
+    tmp_path: Path,
+) -> None:
+    """Each prompt shows the field's description (it had shown its title, "String:", and
+    the user never saw "Your full, legal name"); optional fields may be left out."""
+    from real_servers import everything_workspace
+
+    ws = everything_workspace(tmp_path, "trigger-elicitation-request")
+    term = Terminal(
+        "bridge", "run", "trigger-elicitation-request", "-w", str(ws), "--json", term="xterm"
+    )  # not dumb: a dumb terminal folds a prompt at 80 columns
+    term.expect("Please provide inputs for the following fields: Your full, legal name", 60)
+    term.send("Ada")
+    term.expect("Agree to the terms and conditions ('check' is optional) Answer it?")
+    shown = len(term.seen)
+    term.send("y")
+    term.expect("Agree to the terms and conditions \x1b[1m[y/n]", after=shown)
+    term.send("y")
+    for _ in range(11):  # the other optional fields: left out
+        shown = len(term.seen)
+        term.expect("is optional) Answer it?", after=shown)
+        term.send("n")
+    assert term.finish(timeout=30) == 0
+    text = _outcome(term.seen)["text"]
+    assert "- Name: Ada\n- Agreed to terms: true" in text
+    assert '"firstLine"' not in text  # left out: not even its default was sent
+
+
+def test_reference_server_progress_drives_a_progress_bar(tmp_path: Path) -> None:
+    from real_servers import everything_workspace
+
+    ws = everything_workspace(tmp_path, "trigger-long-running-operation")
+    args = json.dumps({"duration": 2, "steps": 4})
+    term = Terminal(
+        "bridge", "run", "trigger-long-running-operation", "-w", str(ws), "--args", args,
+        term="xterm",
+    )  # fmt: skip
+    term.expect("1/4", timeout=60)
+    term.expect("4/4", timeout=30)
+    assert term.finish(timeout=30) == 0
+    assert "Long running operation completed" in term.seen

@@ -118,7 +118,7 @@ def test_anything_else_is_answered_in_the_editor(monkeypatch: pytest.MonkeyPatch
 def test_an_optional_field_asked_again_is_offered_to_leave_out_again() -> None:
     """A form that asks its optional field again (a two-step form reusing the name): the
     terminal's "answer it?" comes first again; it had gone straight to the field."""
-    from jp_migrate.bridge.mcp_client import OMITTED, FormAnswers
+    from jp_migrate.bridge.questions import OMITTED, FormAnswers
 
     nick = {"id": "nick", "text": "Nickname?", "schema": {"type": "string"}, "default": None}
     calls: list[tuple[str, str]] = []
@@ -159,3 +159,15 @@ def test_a_prompt_shows_brackets_and_control_characters_as_written(
     shown = capsys.readouterr().out
     assert "Path [/tmp] \\x1b]0;T\\x07 ok? ('dir' is optional) Answer it?" in shown
     assert "\x1b]" not in shown
+
+
+def test_a_question_whose_schema_is_invalid_is_one_error_naming_it() -> None:
+    from jp_migrate.bridge.errors import BridgeError
+    from jp_migrate.bridge.questions import checked
+    from jp_migrate.contract.normalized import NormalizedQuestion
+
+    question = NormalizedQuestion.model_validate(
+        {"id": "q", "text": "Go?", "schema": {"type": "not-a-type"}}
+    )
+    with pytest.raises(BridgeError, match=r"^question 'q' \(Go\?\) has an invalid schema: "):
+        checked(question, True)

@@ -15,6 +15,7 @@ from jp_migrate.convert.compare import (
     CONTENT_ARRAY_PARSED,
     ERROR_TEXT_IS_MESSAGE,
     EXPECTED_DIFFERENCES,
+    FAILURE_TEXT_IN_CONTENT,
     TRANSIENT_ERROR_IN_META,
     compare,
     compare_asked,
@@ -167,8 +168,9 @@ def test_trace_and_transient_are_ignored_when_not_an_error() -> None:
     assert compare(norm(transient=True, trace=["x"]), norm()).verdict == "match"
 
 
-def test_expected_differences_are_the_three_of_spec_section_2() -> None:
-    assert sorted(EXPECTED_DIFFERENCES) == sorted([ERROR_TEXT_IS_MESSAGE, TRANSIENT_ERROR_IN_META, CONTENT_ARRAY_PARSED])
+def test_expected_differences_are_the_three_of_spec_section_2_and_the_adapters() -> None:
+    spec = [ERROR_TEXT_IS_MESSAGE, TRANSIENT_ERROR_IN_META, CONTENT_ARRAY_PARSED]
+    assert sorted(EXPECTED_DIFFERENCES) == sorted([*spec, FAILURE_TEXT_IN_CONTENT])
 
 
 ASKS = '{"content": [{"type": "question", "question": {"id": "ok", "text": "Sure?", "schema": {"type": "boolean"}}}]}'

@@ -193,7 +193,7 @@ def test_terminal_lists_large_sections_as_lines_without_the_quiet_rows() -> None
         Report(command="check", dry_run=True, store=store), "terminal", color=False
     )
     assert "┃" not in text  # no table
-    assert "would migrate c0001/events.json  (events 1/4, repairs 0)" in text
+    assert "would migrate c0001/events.json  (events 1/4)" in text
     assert "c0002/events.json" not in text
     assert f"… and {(TABLE_LIMIT + 2) // 2} unchanged" in text
 

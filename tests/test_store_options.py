@@ -350,12 +350,14 @@ def test_a_response_whose_type_is_written_with_an_escape_is_migrated(tmp_path: P
 
 
 def test_diff_alone_shows_the_change_and_writes_nothing(tmp_path: Path) -> None:
-    """As in ruff, black and `jp-migrate tools`: --diff never writes."""
+    """As in ruff and `jp-migrate tools`: --diff never writes, and exits 1 when something
+    would change (0 with --dry-run)."""
     root = tmp_path / "s"
     write_conversation(root, "17000000001-a", legacy_events())
     before = snapshot(tmp_path)
+    assert run_cli("conversations", str(root), "--diff", "--dry-run").returncode == 0
     result = run_cli("conversations", str(root), "--diff")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr
     assert "@@ events[2] tool_call_response call_1 @@" in result.stdout
     assert "1 file: 1 would change (1 event), 0 unchanged, 0 errors, 0 skipped" in result.stdout
     assert "run recorded" not in result.stdout
@@ -372,6 +374,5 @@ def test_the_summary_of_a_real_run_is_in_the_past_tense_and_the_undo_hint_last(
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
     assert "1 file: 1 changed (1 event), 0 unchanged, 0 errors, 0 skipped" in lines
-    assert lines[-1].startswith("run recorded in ") and lines[-1].endswith(
-        "(undo: jp-migrate rollback)"
-    )
+    assert lines[-1].startswith("run recorded in ")
+    assert lines[-1].endswith(f"(undo: jp-migrate rollback {root})")

@@ -16,7 +16,7 @@ import click
 
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.modes import HOST_MODES, plain_local
-from jp_migrate.commands.options import jobs_option, report_option
+from jp_migrate.commands.options import jobs_option, quiet_option, report_option
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
 from jp_migrate.seconds import is_seconds
@@ -40,7 +40,9 @@ class Seconds(click.ParamType):
         return seconds
 
 
-_TIMEOUT = click.option("--timeout", type=Seconds(), help="Seconds before a run is killed.")
+_TIMEOUT = click.option(
+    "--timeout", metavar="S", type=Seconds(), help="Seconds before a run is killed."
+)
 
 
 def _json_option(value: str | None, option: str) -> dict[str, Any]:
@@ -76,7 +78,7 @@ def _warn(warnings: list[str]) -> None:
 
 @click.group()
 def bridge() -> None:
-    """Run JP tools (local or MCP) the way JP runs them, under either protocol."""
+    """Run JP tools (local or MCP) the way JP runs them, and show their results."""
 
 
 @bridge.command("run")
@@ -84,6 +86,7 @@ def bridge() -> None:
 @click.option(
     "--workspace",
     "-w",
+    metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
     default=".",
     show_default=True,
@@ -106,7 +109,8 @@ def bridge() -> None:
     type=click.Choice(HOST_MODES),
     default="auto",
     show_default=True,
-    help="How to read the output: legacy (Outcome/D31), blocks (RFD 058), raw, or auto-detect.",
+    help="How to read the tool's output: legacy (an Outcome), blocks (RFD 058), raw (plain "
+    "text), or auto (tell from the output).",
 )
 @click.option(
     "--command",
@@ -116,7 +120,12 @@ def bridge() -> None:
 )
 @click.option("--name", help="The tool name for --command (tool.name in the template).")
 @_TIMEOUT
-@click.option("--json", "as_json", is_flag=True, help="Print the normalized outcome as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the result as JSON (text, status, is_error, questions), as `verify` compares it.",
+)
 @click.option("--no-input", is_flag=True, help="Never prompt, even on a terminal.")
 def run(
     tool: str | None,
@@ -131,7 +140,7 @@ def run(
     as_json: bool,
     no_input: bool,
 ) -> int:
-    """Run TOOL from the workspace config (or --command TEMPLATE) and print its normalized outcome.
+    """Run TOOL from the workspace's JP config (or --command TEMPLATE) and print its result.
 
     The tool runs the way JP runs it: its command rendered with the tool
     context, in the workspace root (MCP tools through their configured server).
@@ -167,6 +176,7 @@ def run(
             if plain is not None:
                 click.echo(json.dumps(plain, indent=2, ensure_ascii=False))
                 return 1 if plain["is_error"] else 0
+        from jp_migrate.bridge.progress import progress_bar
         from jp_migrate.bridge.questions import (
             AnswerSource,
             is_interactive,
@@ -176,14 +186,20 @@ def run(
 
         terminal = is_interactive() and not no_input
         asker = terminal_asker if terminal else None
-        resolution = run_target(
-            target,
-            inputs,
-            mode=protocol,
-            source=AnswerSource(inputs.answers, asker, terminal_wants if terminal else None),
-            timeout=timeout,  # type: ignore[arg-type]
-            first=first,
-        )
+        bar = progress_bar(target.name) if target.is_mcp else None
+        try:
+            resolution = run_target(
+                target,
+                inputs,
+                mode=protocol,
+                source=AnswerSource(inputs.answers, asker, terminal_wants if terminal else None),
+                timeout=timeout,  # type: ignore[arg-type]
+                first=first,
+                progress=bar,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
     except BridgeError as exc:
         return _fail(exc)
     from jp_migrate.contract.parse import dump
@@ -199,44 +215,96 @@ def run(
     return 1 if outcome.is_error else 0
 
 
-@click.command()
-@click.option(
-    "--before", metavar="TEMPLATE", help="Control: a command template (the tool before migration)."
-)
-@click.option(
-    "--after", metavar="TEMPLATE", help="Candidate: a command template (the tool after migration)."
-)
+@bridge.command("import")
+@click.option("--mcp", "server", required=True, metavar="SERVER", help="The configured MCP server.")
+@click.option("--tool", metavar="NAME", help="Import this tool only (default: every tool).")
+@click.option("--force", is_flag=True, help="Overwrite a tool config that exists.")
 @click.option(
     "--workspace",
     "-w",
     type=click.Path(file_okay=False, path_type=Path),
-    help="The workspace for both sides (default: the current directory).",
+    default=".",
+    show_default=True,
+    help="The workspace whose .jp/config.toml configures [providers.mcp.SERVER].",
+)
+@_TIMEOUT
+def import_(
+    server: str, tool: str | None, force: bool, workspace: Path, timeout: float | None
+) -> int:
+    """Write .jp/mcp/tools/<tool>.toml for the tools of MCP server SERVER (RFD D08).
+
+    Each file names the tool as `mcp.SERVER.<tool>`, with the summary and
+    description of the tool's definition and parameters from its input schema.
+    An existing file is left as it is unless --force.
+
+    Exit 0 every file written, 2 one was not (or the server could not be asked).
+    """
+    from jp_migrate.bridge.importer import import_tools
+
+    try:
+        results = import_tools(workspace, server, tool=tool, force=force, timeout=timeout)
+    except BridgeError as exc:
+        return _fail(exc)
+    for result in results:
+        if result.error:
+            click.echo(f"error: {line(f'{result.path}: {result.error}')}", err=True)
+        else:
+            click.echo(line(f"wrote {result.path}"))
+    return 2 if any(r.error for r in results) else 0
+
+
+@click.command()
+@click.option(
+    "--before",
+    metavar="TEMPLATE",
+    help="The tool before migration, as a command template (as in JP's config).",
+)
+@click.option(
+    "--after", metavar="TEMPLATE", help="The tool after migration, as a command template."
+)
+@click.option(
+    "--workspace",
+    "-w",
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The workspace for both sides.  [default: .]",
 )
 @click.option(
     "--before-workspace",
+    metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
-    help="The control's workspace.",
+    help="The workspace of the tool before migration.",
 )
 @click.option(
     "--after-workspace",
+    metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
-    help="The candidate's workspace.",
+    help="The workspace of the tool after migration.",
 )
 @click.option(
-    "--tool", help="The tool name on both sides (and the tool whose calls --cases-from replays)."
+    "--tool",
+    metavar="NAME",
+    help="The tool name on both sides (and the tool whose calls --cases-from replays).",
 )
-@click.option("--before-tool", help="The control's tool name.")
-@click.option("--after-tool", help="The candidate's tool name.")
-@click.option("--name", help="tool.name for command templates (default: --tool, else 'tool').")
+@click.option("--before-tool", metavar="NAME", help="The tool's name before migration.")
+@click.option("--after-tool", metavar="NAME", help="The tool's name after migration.")
+@click.option(
+    "--name",
+    metavar="NAME",
+    help="tool.name for command templates.  [default: --tool, else 'tool']",
+)
 @click.option(
     "--cases",
+    metavar="FILE",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Cases, one JSON object per line.",
 )
 @click.option(
     "--cases-from",
+    metavar="PATH",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Replay --tool's real calls from this conversation store (a workspace or storage root).",
+    help="Replay --tool's real calls from the conversations under PATH (a workspace or "
+    "storage root).",
 )
 @click.option(
     "--in-place",
@@ -246,6 +314,7 @@ def run(
 @jobs_option("Cases run at once.")
 @_TIMEOUT
 @report_option
+@quiet_option
 def verify(
     before: str | None,
     after: str | None,
@@ -262,23 +331,26 @@ def verify(
     jobs: int,
     timeout: float | None,
     reports: tuple[str, ...],
+    quiet: bool,
 ) -> int:
-    """Run every case before and after migration and compare the normalized outcomes.
+    """Run a tool before and after its migration on the same cases and compare the results.
 
     Each side is a command template (--before/--after) or a tool in a
-    workspace config (--tool, --before-tool/--after-tool, with --workspace or
-    --before-workspace/--after-workspace). Both sides run under one tool name
-    (--name, else the control's). The control is read as the legacy host reads
-    it (Outcome, RFD D31), the candidate as the RFD 058 host does.
+    workspace's JP config (--tool, --before-tool/--after-tool, with --workspace
+    or --before-workspace/--after-workspace). Both sides run under one tool
+    name (--name, else the one before migration). The tool before migration is
+    read the way today's JP reads tool output (the legacy `Outcome` JSON), the
+    one after it the way JP reads RFD 058 content blocks.
 
     A cases file has one JSON object per line: {"arguments", "answers",
     "options"}, optionally "name" (a label) and "tool" (the line is for that
-    tool only: --tool, else --after-tool, else --name, else the control's name:
-    its --before-tool, or 'tool' for a command).
+    tool only: --tool, else --after-tool, else --name, else the name before
+    migration: its --before-tool, or 'tool' for a command).
 
-    Each case is reported as match, expected (naming the SPEC §2 difference),
-    mismatch (naming the fields) or error, with its inputs and both outcomes.
-    Exit 0 all good, 1 a mismatch, 2 a case could not run.
+    Each case is reported as match; expected (a difference the new protocol
+    makes on purpose, named); mismatch (naming what differs: text, status,
+    error flag, questions); or error (it could not run), with its inputs and
+    both results. Exit 0 all good, 1 a mismatch, 2 a case could not run.
     """
     from jp_migrate.bridge.verify import cases_from_store, load_cases, scratch_roots, verify_cases
     from jp_migrate.errors import JpMigrateError
@@ -333,7 +405,7 @@ def verify(
     else:
         from jp_migrate.bridge.show import print_verify
 
-        print_verify(results)
+        print_verify(results, quiet=quiet)
     return report.exit_code
 
 

@@ -13,23 +13,24 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import sys
 import tempfile
 import threading
 import time
 import weakref
 from collections.abc import Mapping
-from concurrent.futures import Future
-from contextlib import ExitStack, suppress
-from dataclasses import dataclass
+from concurrent.futures import Future, InvalidStateError
+from contextlib import ExitStack, asynccontextmanager, suppress
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Self
+from typing import IO, Any, Protocol, Self
 
 from jp_migrate.bridge import stop
 from jp_migrate.bridge.config import McpServer
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.bridge.forms import NO_MODEL, SAMPLING, Form, Forms, during_call
 from jp_migrate.bridge.groups import Group, spawned_by
-from jp_migrate.bridge.questions import AnswerSource
 from jp_migrate.contract.normalized import NormalizedQuestion
 
 # JSON-RPC 2.0's reserved error codes (seed 002).
@@ -64,15 +65,20 @@ def jp_meta(context: Mapping[str, Any]) -> dict[str, Any] | None:
 
 @dataclass
 class Pending:
-    """An open `input_required` round: what to answer, and the state to echo."""
+    """An open `input_required` round: its forms, and the state to echo. `resend`: the
+    URL elicitations of a -32042 error, after which the call is simply made again."""
 
-    requests: dict[str, Any]  # key → the SDK's InputRequest
+    forms: Forms
     request_state: str | None
-    questions: list[NormalizedQuestion]
-    # question id → (request key, form property); no property: a form without fields,
-    # asked as a yes/no that accepts or declines it
-    keys: dict[str, tuple[str, str | None]]
-    optional: frozenset[str] = frozenset()  # ids of questions for fields the form does not require
+    resend: bool = False
+
+    @property
+    def questions(self) -> list[NormalizedQuestion]:
+        return self.forms.questions
+
+    @property
+    def optional(self) -> frozenset[str]:
+        return self.forms.optional
 
 
 @dataclass
@@ -80,94 +86,20 @@ class CallResult:
     result: dict[str, Any] | None  # the tools/call result as wire JSON, when complete
     pending: Pending | None  # or the input it needs first
     stderr: str = ""  # what the server wrote to stderr during the call
+    # A resource_link item's index → the contents `resources/read` gave for it (RFD 058 side)
+    links: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
-OMITTED: Any = object()  # the answer to an optional form field nobody answered: left out
+class Elicit(Protocol):
+    """Answers one elicitation request asked during a call: the ElicitResult to send, or
+    a BridgeError (nobody to answer: the server is told `cancel`, the run fails)."""
+
+    def __call__(self, form: Form) -> Any: ...
 
 
-@dataclass
-class FormAnswers(AnswerSource):
-    """Answers for MCP forms (MCP forms mark optional fields): a field the form does not
-    require, with no answer given, is left out when the user says so (`wants`, at a
-    terminal), or with no one to ask and no default."""
-
-    optional: frozenset[str] = frozenset()
-
-    def answer(self, question: NormalizedQuestion) -> Any:
-        if question.id in self.optional and question.id not in self.given:
-            if self.ask is None and question.default is None:
-                return OMITTED
-            if self.ask is not None and self._declined(question):
-                return OMITTED
-        return super().answer(question)
-
-    def ask_again(self, question: NormalizedQuestion) -> Any:
-        if question.id in self.optional and self._declined(question):
-            return OMITTED
-        return super().ask_again(question)
-
-    def _declined(self, question: NormalizedQuestion) -> bool:
-        """The user said not to answer this optional field (asked at a terminal)."""
-        return self.wants is not None and not self.wants(question)
-
-
-def answered(answers: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in answers.items() if value is not OMITTED}
-
-
-def _form_questions(
-    requests: Mapping[str, Any],
-) -> tuple[list[NormalizedQuestion], dict[str, tuple[str, str | None]], frozenset[str]]:
-    """Each elicitation form property becomes a question (id = property, or `key.property` on
-    a clash); a form without properties, one yes/no question (id = its key). Also the ids
-    of the questions for properties the form does not list as `required`."""
-    questions: list[NormalizedQuestion] = []
-    keys: dict[str, tuple[str, str | None]] = {}
-    optional: set[str] = set()
-    for key, request in requests.items():
-        params = getattr(request, "params", None)
-        if (
-            getattr(request, "method", None) != "elicitation/create"
-            or getattr(params, "mode", None) != "form"
-        ):
-            method = getattr(request, "method", type(request).__name__)
-            raise BridgeError(
-                f"input_required asks for {method!r} ({key}), which the bridge cannot provide"
-            )
-        schema = params.requested_schema or {}
-        properties = schema.get("properties") or {}
-        if not properties:
-            qid = key if key not in keys else f"{key}.confirm"
-            questions.append(
-                NormalizedQuestion.model_validate(
-                    {"id": qid, "text": params.message, "schema": {"type": "boolean"}}
-                )
-            )
-            keys[qid] = (key, None)
-            continue
-        required = schema.get("required")
-        required = set(required) if isinstance(required, list) else set()
-        for prop, prop_schema in properties.items():
-            qid = prop if prop not in keys else f"{key}.{prop}"
-            if prop not in required:
-                optional.add(qid)
-            prop_schema = dict(prop_schema) if isinstance(prop_schema, Mapping) else {}
-            label = prop_schema.get("title") or prop_schema.get("description")
-            text = (
-                params.message if len(properties) == 1 or not label else f"{params.message} {label}"
-            )
-            questions.append(
-                NormalizedQuestion.model_validate(
-                    {
-                        "id": qid,
-                        "text": text,
-                        "schema": prop_schema,
-                        "default": prop_schema.get("default"),
-                    }
-                )
-            )
-            keys[qid] = (key, prop)
-    return questions, keys, frozenset(optional)
+class OnProgress(Protocol):
+    def __call__(self, progress: float, total: float | None, message: str | None) -> None: ...
 
 
 def _error_text(exc: BaseException) -> BaseException:
@@ -226,19 +158,75 @@ def _one_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
+def _cancel() -> Any:
+    from mcp_types import ElicitResult
+
+    return ElicitResult(action="cancel")
+
+
+def _settle(reply: Future[Any], value: Any) -> None:
+    """Answer the server's waiting request, unless it is gone (the call was cancelled)."""
+    with suppress(InvalidStateError):
+        reply.set_result(value)
+
+
+def _url_elicitations(exc: BaseException) -> Forms | None:
+    """The URL elicitations a -32042 error (URL elicitation required) asks for, as forms
+    (`url`, `url2`, …); None for any other error."""
+    from mcp import MCPError
+    from mcp_types import URL_ELICITATION_REQUIRED, ElicitRequestURLParams
+    from pydantic import ValidationError
+
+    exc = _error_text(exc)
+    if not isinstance(exc, MCPError) or exc.code != URL_ELICITATION_REQUIRED:
+        return None
+    data = exc.data if isinstance(exc.data, Mapping) else {}
+    items = data.get("elicitations")
+    if not isinstance(items, list) or not items:
+        return None
+    try:
+        params = [ElicitRequestURLParams.model_validate(item) for item in items]
+    except ValidationError:
+        return None
+    return Forms.of({("url" if n == 1 else f"url{n}"): p for n, p in enumerate(params, 1)})
+
+
 class McpSession:
-    def __init__(self, server: McpServer, root: Path, *, timeout: float | None = None) -> None:
+    """One server process and the SDK client talking to it.
+
+    `rfd058`: the host is RFD 058's: it declares form and URL elicitation, and
+    reads resource links through `resources/read`. The legacy host declares no
+    client capability, as JP does today. Neither declares sampling: the bridge has
+    no model (a sampling request that comes anyway is refused, saying so).
+    """
+
+    def __init__(
+        self,
+        server: McpServer,
+        root: Path,
+        *,
+        timeout: float | None = None,
+        rfd058: bool = True,
+    ) -> None:
         self.server = server
         self.root = root
         self.timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
+        self.rfd058 = rfd058
         self._stack = ExitStack()
         self._portal: Any = None
         self._inbox: Any = None
         self._errlog: IO[str] | None = None
         self._tools: frozenset[str] | None = None
+        self._resources = False  # the server offers resources (resources/read)
         self._life: Any = None  # the CancelScope of the whole client task (start-up included)
+        self._connecting: Any = None  # the CancelScope bounding the start by startup_timeout_secs
+        self._spawned_at: float | None = None  # time.monotonic() when the server was spawned
         self._aborted = False  # abort() came, perhaps before the task made `_life`
         self._current: Future[Any] | None = None  # the caller waiting on the call in flight
+        self._call_scope: Any = None  # the CancelScope bounding the call in flight by --timeout
+        # What the server asks during a call, for the calling thread to answer: (form, reply)
+        self._asks: queue.SimpleQueue[tuple[Form, Future[Any]] | None] = queue.SimpleQueue()
+        self._notes: list[str] = []  # warnings about the call in flight (a refused sampling)
         self._groups: list[Group] = []  # the server's process group (Linux), once started
         self._hung = False  # a call timed out: the server is killed, not asked to exit
         with _SESSIONS_GUARD:
@@ -264,6 +252,12 @@ class McpSession:
             return 0
         return os.fstat(self._errlog.fileno()).st_size
 
+    def _start_expired(self) -> bool:
+        """startup_timeout_secs have passed since the server was spawned."""
+        startup = self.server.startup_timeout
+        spawned = self._spawned_at
+        return startup is not None and spawned is not None and time.monotonic() >= spawned + startup
+
     def _fail(self, exc: BaseException, doing: str) -> BridgeError:
         from mcp import MCPError
 
@@ -272,12 +266,14 @@ class McpSession:
             return exc
         tail = self.stderr().strip().splitlines()
         said = f" (stderr: {tail[-1]})" if tail else ""
+        # Past the start's deadline a closed connection is the kill that ended it, not its cause.
+        if doing == "start" and (isinstance(exc, TimeoutError) or self._start_expired()):
+            limit = f"{self.server.startup_timeout or 0:g}s (startup_timeout_secs)"
+            return BridgeError(f"start timed out after {limit}{said}", source=self.label)
         if isinstance(exc, TimeoutError):
-            if doing == "start":
-                limit = f"{self.server.startup_timeout or 0:g}s (its startup_timeout_secs)"
-            else:
-                limit = f"{self.timeout:g}s"
-            return BridgeError(f"{doing} timed out after {limit}{said}", source=self.label)
+            return BridgeError(
+                f"{doing} timed out after {self.timeout:g}s{said}", source=self.label
+            )
         if isinstance(exc, MCPError) and exc.code in RPC_ERRORS:
             kind = RPC_ERRORS[exc.code]
             return BridgeError(
@@ -297,6 +293,9 @@ class McpSession:
         return BridgeError(f"{doing} failed: {detail}{said}", source=self.label)
 
     def __enter__(self) -> Self:
+        # The SDK is loaded before the server is spawned (it takes a second or two on a
+        # busy machine): startup_timeout_secs is the server's time, not the import's.
+        import mcp.client.stdio  # noqa: F401
         from anyio.from_thread import start_blocking_portal
 
         if stop.STOPPED.is_set():
@@ -335,20 +334,37 @@ class McpSession:
     def _watch_start(self, portal_thread: int, started: threading.Event) -> None:
         """While the server starts (in a thread of its own): find its process group (the
         children of the portal's thread, which spawns it) as soon as it is spawned, so a
-        failed or interrupted start leaves nothing behind, and kill
-        it when the start outlives startup_timeout_secs (the SDK would wait seconds more
-        for a hung server to exit)."""
+        failed or interrupted start leaves nothing behind, and kill it when the start
+        outlives startup_timeout_secs from its spawn (the SDK would wait seconds more for
+        a hung server to exit)."""
         startup = self.server.startup_timeout
-        # A moment after the start's own deadline, so the start still ends as a timeout.
-        deadline = None if startup is None else time.monotonic() + startup + START_KILL_AFTER
         while not started.wait(START_POLL_SECONDS):
             if not self._groups:
                 self._groups = spawned_by(portal_thread)
-            if deadline is not None and time.monotonic() >= deadline:
+            spawned = self._spawned_at
+            # A moment after the start's own deadline, so the start still ends as a timeout.
+            if (
+                startup is not None
+                and spawned is not None
+                and time.monotonic() >= spawned + startup + START_KILL_AFTER
+            ):
                 self._kill()
                 return
         if not self._groups:
             self._groups = spawned_by(portal_thread)
+
+    @asynccontextmanager
+    async def _spawning(self, transport: Any) -> Any:
+        """The SDK's stdio transport, entered (the server spawned) with the start's
+        deadline counted from this moment."""
+        import anyio
+
+        startup = self.server.startup_timeout
+        self._spawned_at = time.monotonic()
+        if startup is not None and self._connecting is not None:
+            self._connecting.deadline = anyio.current_time() + startup
+        async with transport as streams:
+            yield streams
 
     async def _own_client(self, *, task_status: Any) -> None:
         """One task enters, uses and leaves the SDK client (anyio scopes must not cross tasks)."""
@@ -366,31 +382,35 @@ class McpSession:
         )
         # No read timeout of the SDK's own: it would bound the start-up handshake by
         # `--timeout` (the start is bounded by the server's startup_timeout_secs, as
-        # in JP, below); each call is bounded by `--timeout` in the loop.
-        client = Client(stdio_client(params, errlog=self._errlog), cache=None)
+        # in JP, from its spawn: `_spawning`); each call is bounded by `--timeout` below.
+        client = Client(
+            self._spawning(stdio_client(params, errlog=self._errlog)),
+            cache=None,
+            elicitation_callback=self._on_elicit if self.rfd058 else None,
+        )
         send, receive = anyio.create_memory_object_stream[tuple[Any, Future[Any]]](0)
-        startup = self.server.startup_timeout
-        deadline = math.inf if startup is None else anyio.current_time() + startup
         self._life = anyio.CancelScope()
         if self._aborted:  # set before `_life` existed (abort reads `_life` after setting it)
             self._life.cancel()
         try:
-            with self._life, anyio.CancelScope(deadline=deadline) as connecting:
+            with self._life, anyio.CancelScope() as connecting:
+                self._connecting = connecting
                 async with client:
                     connecting.deadline = math.inf
+                    self._connected(client)
                     task_status.started(send)
                     async with receive:
                         async for work, future in receive:
                             self._current = future
                             try:
-                                with anyio.fail_after(self.timeout):
+                                with anyio.fail_after(self.timeout) as self._call_scope:
                                     future.set_result(await work(client))
                             except TimeoutError as exc:
                                 self._hung = True
                                 future.set_exception(exc)
                             except Exception as exc:  # noqa: BLE001 - to the caller's thread
                                 future.set_exception(exc)
-                            self._current = None
+                            self._current = self._call_scope = None
         finally:
             self._kill()  # the server is stopped by now; what it started goes too
             current, self._current = self._current, None
@@ -399,10 +419,72 @@ class McpSession:
         if connecting.cancelled_caught:
             raise TimeoutError
 
-    def _submit(self, work: Any) -> Any:
+    def _connected(self, client: Any) -> None:
+        capabilities = client.session.server_capabilities
+        self._resources = capabilities is not None and capabilities.resources is not None
+        # A sampling request the server sends anyway (none is declared) is refused saying
+        # why; the SDK's own refusal says only "not supported". Set after the handshake,
+        # so the capability stays undeclared.
+        client.session._sampling_callback = self._no_model
+
+    async def _no_model(self, context: Any, params: Any) -> Any:
+        from mcp_types import INVALID_REQUEST, ErrorData
+
+        self._notes.append(
+            f"the server asked for a model's completion ({SAMPLING}): refused, {NO_MODEL}"
+        )
+        return ErrorData(code=INVALID_REQUEST, message=f"{NO_MODEL}: {SAMPLING} cannot be answered")
+
+    async def _on_elicit(self, context: Any, params: Any) -> Any:
+        """An `elicitation/create` request during a call: answered by the calling thread
+        (where the prompts are), while the call's --timeout waits."""
+        import asyncio
+
+        import anyio
+        from mcp_types import ElicitResult
+
+        try:
+            form = during_call(params)
+        except BridgeError as exc:
+            self._notes.append(str(exc))
+            return ElicitResult(action="decline")
+        reply: Future[Any] = Future()
+        self._asks.put((form, reply))
+        asked = anyio.current_time()
+        try:
+            return await asyncio.wrap_future(reply)
+        finally:
+            scope = self._call_scope
+            if scope is not None:  # the user's time to answer is not the server's
+                scope.deadline += anyio.current_time() - asked
+
+    def _submit(self, work: Any, elicit: Elicit | None = None) -> Any:
+        """Run `work(client)` on the portal; meanwhile, answer what the server asks (in
+        this thread, where a prompt belongs and Ctrl-C arrives)."""
         future: Future[Any] = Future()
+        future.add_done_callback(lambda _: self._asks.put(None))
         self._portal.call(self._inbox.send, (work, future))
-        return future.result()
+        refused: BridgeError | None = None
+        while (item := self._asks.get()) is not None:
+            form, reply = item
+            try:
+                if refused is not None or elicit is None:
+                    raise refused or BridgeError(
+                        "the server asked a question outside a tool call", source=self.label
+                    )
+                _settle(reply, elicit(form))
+            except BridgeError as exc:
+                refused = refused or exc
+                _settle(reply, _cancel())
+            except BaseException:
+                # Ctrl-C at the prompt: the server hears "cancel" (a KeyboardInterrupt must
+                # not reach the event loop); the caller's exit then aborts the session.
+                _settle(reply, _cancel())
+                raise
+        result = future.result()
+        if refused is not None:
+            raise refused
+        return result
 
     def _kill(self) -> None:
         for group in self._groups:
@@ -440,26 +522,30 @@ class McpSession:
         servers answer with an ordinary error result).
         """
         if self._tools is None:
-            from mcp.types import PaginatedRequestParams
-
-            async def list_all(client: Any) -> frozenset[str]:
-                names: set[str] = set()
-                cursor: str | None = None
-                while True:
-                    params = PaginatedRequestParams(cursor=cursor) if cursor else None
-                    page = await client.session.list_tools(params=params)
-                    names.update(tool.name for tool in page.tools)
-                    cursor = page.next_cursor
-                    if not cursor:
-                        return frozenset(names)
-
-            try:
-                self._tools = self._submit(list_all)
-            except KeyboardInterrupt:
-                raise
-            except BaseException as exc:  # noqa: BLE001
-                raise self._fail(exc, "tools/list") from None
+            self._tools = frozenset(tool.name for tool in self.list_tools())
         return self._tools
+
+    def list_tools(self) -> list[Any]:
+        """The server's tool definitions (`tools/list`, every page)."""
+        from mcp.types import PaginatedRequestParams
+
+        async def list_all(client: Any) -> list[Any]:
+            tools: list[Any] = []
+            cursor: str | None = None
+            while True:
+                params = PaginatedRequestParams(cursor=cursor) if cursor else None
+                page = await client.session.list_tools(params=params)
+                tools += page.tools
+                cursor = page.next_cursor
+                if not cursor:
+                    return tools
+
+        try:
+            return self._submit(list_all)  # type: ignore[no-any-return]
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001
+            raise self._fail(exc, "tools/list") from None
 
     def call(
         self,
@@ -469,9 +555,15 @@ class McpSession:
         meta: dict[str, Any] | None,
         pending: Pending | None = None,
         answers: Mapping[str, Any] | None = None,
+        elicit: Elicit | None = None,
+        progress: OnProgress | None = None,
     ) -> CallResult:
-        """One `tools/call`; with `pending`, the retry carrying the answers as input responses."""
-        from mcp_types import ElicitResult, InputRequiredResult
+        """One `tools/call`; with `pending`, the retry carrying the answers as input responses.
+
+        `elicit` answers the questions the server asks during the call; `progress`
+        is told its progress notifications.
+        """
+        from mcp_types import InputRequiredResult
 
         if stop.STOPPED.is_set():  # Ctrl-C: no new call
             raise KeyboardInterrupt
@@ -480,23 +572,27 @@ class McpSession:
             raise BridgeError(f"has no tool {name!r} (it offers: {offered})", source=self.label)
         responses: dict[str, Any] | None = None
         state: str | None = None
-        if pending is not None:
-            forms: dict[str, dict[str, Any]] = {key: {} for key in pending.requests}
-            declined: set[str] = set()
-            for qid, (key, prop) in pending.keys.items():
-                if answers is None or qid not in answers:
-                    continue
-                if prop is not None:
-                    forms[key][prop] = answers[qid]
-                elif answers[qid] is not True:  # a form without fields: "no" declines it
-                    declined.add(key)
-            responses = {
-                key: ElicitResult(action="decline")
-                if key in declined
-                else ElicitResult(action="accept", content=form)
-                for key, form in forms.items()
-            }
+        if pending is not None and pending.resend:
+            declined = [
+                f.key
+                for f, r in zip(
+                    pending.forms.forms, pending.forms.replies(answers or {}).values(), strict=True
+                )
+                if r.action != "accept"
+            ]
+            if declined:
+                raise BridgeError(
+                    f"tools/call {name!r} needs the URL elicitation {declined[0]!r} "
+                    "completed first, and it was declined",
+                    source=self.label,
+                )
+        elif pending is not None:
+            responses = pending.forms.replies(answers or {})
             state = pending.request_state
+
+        async def on_progress(done: float, total: float | None, message: str | None) -> None:
+            if progress is not None:
+                progress(done, total, message)
 
         async def send(client: Any) -> Any:
             return await client.session.call_tool(
@@ -506,29 +602,75 @@ class McpSession:
                 input_responses=responses,
                 request_state=state,
                 allow_input_required=True,
+                progress_callback=on_progress if progress is not None else None,
             )
 
         start = self._stderr_size()
+        self._notes = []
         try:
-            result = self._submit(send)
+            result = self._submit(send, elicit)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001
+            required = self.rfd058 and _url_elicitations(exc)
+            if required:  # -32042: open these URLs, then call again
+                pending = Pending(required, None, resend=True)
+                return CallResult(None, pending, self.stderr(start), warnings=list(self._notes))
             raise self._fail(exc, f"tools/call {name!r}") from None
         if isinstance(result, InputRequiredResult):
-            questions, keys, optional = _form_questions(result.input_requests or {})
-            requests = dict(result.input_requests or {})
-            return CallResult(
-                None,
-                Pending(requests, result.request_state, questions, keys, optional),
-                self.stderr(start),
-            )
+            forms = Forms.of(dict(result.input_requests or {}))
+            pending = Pending(forms, result.request_state)
+            return CallResult(None, pending, self.stderr(start), warnings=list(self._notes))
         wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-        return CallResult(wire, None, self.stderr(start))
+        links: dict[int, list[dict[str, Any]]] = {}
+        warnings = list(self._notes)
+        if self.rfd058:
+            links, unread = self._read_links(wire.get("content") or [])
+            warnings += unread
+        return CallResult(wire, None, self.stderr(start), links, warnings)
+
+    def _read_links(self, items: list[Any]) -> tuple[dict[int, list[dict[str, Any]]], list[str]]:
+        """Each `resource_link` item read through `resources/read` (RFD 058: JP handles
+        links through the MCP client), when the server offers resources; a link that
+        cannot be read stays a reference, with a warning saying why."""
+        links: dict[int, list[dict[str, Any]]] = {}
+        warnings: list[str] = []
+        if not self._resources:
+            return links, warnings
+        for index, item in enumerate(items):
+            if not isinstance(item, dict) or item.get("type") != "resource_link":
+                continue
+            uri = item.get("uri")
+
+            async def read(client: Any, uri: Any = uri) -> Any:
+                return await client.session.read_resource(uri)
+
+            try:
+                result = self._submit(read)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - the link stays a reference
+                warnings.append(
+                    f"content[{index}]: resource_link {uri} kept as a reference: "
+                    f"{self._fail(exc, 'resources/read').reason}"
+                )
+                continue
+            contents = getattr(result, "contents", None)
+            if not contents:
+                warnings.append(
+                    f"content[{index}]: resource_link {uri} kept as a reference: "
+                    "resources/read returned no contents"
+                )
+                continue
+            links[index] = [
+                c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in contents
+            ]
+        return links, warnings
 
 
 class SessionPool:
-    """Open MCP sessions kept for reuse, one per server, root and timeout (as JP keeps its servers).
+    """Open MCP sessions kept for reuse, one per server, root, timeout and host (as JP keeps
+    its servers).
 
     Not shared between threads: give each worker its own pool. `close()` may be
     called from any thread (each session's portal is thread-safe).
@@ -538,7 +680,7 @@ class SessionPool:
         self._open: dict[tuple[Any, ...], McpSession] = {}
 
     @staticmethod
-    def _key(server: McpServer, root: Path, timeout: float | None) -> tuple[Any, ...]:
+    def _key(server: McpServer, root: Path, timeout: float | None, rfd058: bool) -> tuple[Any, ...]:
         env = tuple(sorted(server.env.items()))
         return (
             server.name,
@@ -548,13 +690,16 @@ class SessionPool:
             server.startup_timeout,
             str(root),
             timeout,
+            rfd058,
         )
 
-    def session(self, server: McpServer, root: Path, timeout: float | None) -> McpSession:
-        key = self._key(server, root, timeout)
+    def session(
+        self, server: McpServer, root: Path, timeout: float | None, *, rfd058: bool = True
+    ) -> McpSession:
+        key = self._key(server, root, timeout, rfd058)
         session = self._open.get(key)
         if session is None:
-            session = McpSession(server, root, timeout=timeout).__enter__()
+            session = McpSession(server, root, timeout=timeout, rfd058=rfd058).__enter__()
             self._open[key] = session
         return session
 

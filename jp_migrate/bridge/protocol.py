@@ -51,11 +51,43 @@ def interpret_local(run: ToolRun, mode: HostMode) -> Normalized:
     return Normalized(raw_outcome(run))
 
 
-def _typed_blocks(items: Sequence[Any]) -> tuple[list[ContentBlock], list[str]]:
+LINK = "resource_link"
+LEGACY_DROPS_LINK = "JP's legacy host drops resource links (RFD 058 keeps them)"
+
+
+def link_reference(item: Mapping[str, Any]) -> str:
+    """A resource link that was not read, as one line: its uri, name and mimeType."""
+    mime = item.get("mimeType") or "unknown type"
+    return f"[resource link {item.get('uri')} ({item.get('name')}, {mime})]"
+
+
+def _link_blocks(
+    index: int, item: Mapping[str, Any], links: Mapping[int, Sequence[Mapping[str, Any]]] | None
+) -> list[ContentBlock]:
+    """A resource link in its place, as the RFD 058 host shows it: what `resources/read`
+    gave for it (`links`), else a one-line reference."""
+    if links is not None and index in links:
+        return [parse_block({"type": "resource", "resource": dict(c)}) for c in links[index]]
+    return [parse_block({"type": "text", "text": link_reference(item)})]
+
+
+def _typed_blocks(
+    items: Sequence[Any], links: Mapping[int, Sequence[Mapping[str, Any]]] | None = None
+) -> tuple[list[ContentBlock], list[str]]:
+    """The items as blocks. `links` None: the legacy host, which drops resource links;
+    else the RFD 058 host, which keeps them (read, or as a reference)."""
     blocks: list[ContentBlock] = []
     warnings: list[str] = []
     for index, item in enumerate(items):
         try:
+            if isinstance(item, Mapping) and item.get("type") == LINK:
+                if links is None:
+                    warnings.append(
+                        f"content[{index}]: {LINK} {item.get('uri')} dropped: {LEGACY_DROPS_LINK}"
+                    )
+                    continue
+                blocks += _link_blocks(index, item, links)
+                continue
             blocks.append(parse_block(item) if isinstance(item, Mapping) else _not_object())
         except ContractError as exc:
             kind = item.get("type") if isinstance(item, Mapping) else type(item).__name__
@@ -129,8 +161,13 @@ def _d31_unwrap(result: Mapping[str, Any], name: str, stderr: str) -> Normalized
     return Normalized(normalized)
 
 
-def _blocks_mcp(result: Mapping[str, Any], name: str, stderr: str) -> Normalized:
-    blocks, warnings = _typed_blocks(list(result.get("content") or []))
+def _blocks_mcp(
+    result: Mapping[str, Any],
+    name: str,
+    stderr: str,
+    links: Mapping[int, Sequence[Mapping[str, Any]]],
+) -> Normalized:
+    blocks, warnings = _typed_blocks(list(result.get("content") or []), links)
     meta = result.get("_meta")
     kept = valid_envelope_fields({"_meta": meta} if isinstance(meta, Mapping) else {}, warnings)
     envelope = Envelope.model_validate(
@@ -145,10 +182,16 @@ def _blocks_mcp(result: Mapping[str, Any], name: str, stderr: str) -> Normalized
 
 
 def interpret_mcp(
-    result: Mapping[str, Any], name: str, mode: HostMode, *, stderr: str = ""
+    result: Mapping[str, Any],
+    name: str,
+    mode: HostMode,
+    *,
+    stderr: str = "",
+    links: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
 ) -> Normalized:
-    """A `tools/call` result (its wire JSON) read by the host `mode` names."""
-    normalized = _interpreted(result, name, mode, stderr)
+    """A `tools/call` result (its wire JSON) read by the host `mode` names; `links` holds
+    what `resources/read` gave for its resource links (the RFD 058 host's reading)."""
+    normalized = _interpreted(result, name, mode, stderr, links or {})
     if result.get("structuredContent") is not None:
         normalized.warnings.append(
             "structuredContent not kept: JP reads the content items (MCP asks a tool to "
@@ -157,14 +200,20 @@ def interpret_mcp(
     return normalized
 
 
-def _interpreted(result: Mapping[str, Any], name: str, mode: HostMode, stderr: str) -> Normalized:
+def _interpreted(
+    result: Mapping[str, Any],
+    name: str,
+    mode: HostMode,
+    stderr: str,
+    links: Mapping[int, Sequence[Mapping[str, Any]]],
+) -> Normalized:
     if mode in ("legacy", "auto"):
         unwrapped = _d31_unwrap(result, name, stderr)
         if unwrapped is not None:
             return unwrapped
     if mode in ("legacy", "raw"):
         return _plain_mcp(result, name, stderr)
-    return _blocks_mcp(result, name, stderr)
+    return _blocks_mcp(result, name, stderr, links)
 
 
 def input_required_outcome(

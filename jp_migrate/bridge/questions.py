@@ -3,6 +3,11 @@
 Answers come, in order, from what the user passed (`--answers`, an answers
 file), then a terminal prompt when stdin and stdout are a TTY, then the
 question's default; otherwise the run stops with an error naming the question.
+Every answer is checked against the question's JSON Schema before it is sent.
+
+One flow for every source of questions (RFD 058): a local tool's `question`
+blocks and legacy `needs_input`, and MCP elicitation (bridge.forms), whether it
+arrives during a call or in an `input_required` result.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ if TYPE_CHECKING:
     from jp_migrate.contract.normalized import NormalizedOutcome, NormalizedQuestion
 
 MAX_ROUNDS = 25
+OMITTED: Any = object()  # the answer to an optional form field nobody answered: left out
 
 
 class Asker(Protocol):
@@ -46,11 +52,11 @@ class AnswerSource:
 
     def answer(self, question: NormalizedQuestion) -> Any:
         if question.id in self.given:
-            return self.given[question.id]
+            return checked(question, self.given[question.id])
         if self.ask is not None:
-            return self.ask(question)
+            return checked(question, self.ask(question))
         if question.default is not None:
-            return question.default
+            return checked(question, question.default)
         raise BridgeError(
             f"{_describe(question)} has no answer and no default; pass it with --answers "
             f"'{{\"{question.id}\": …}}' or run on a terminal"
@@ -59,7 +65,63 @@ class AnswerSource:
     def ask_again(self, question: NormalizedQuestion) -> Any:
         """A question asked again after it was answered: only an asker can answer anew."""
         assert self.ask is not None
-        return self.ask(question)
+        return checked(question, self.ask(question))
+
+
+def checked(question: NormalizedQuestion, value: Any) -> Any:
+    """`value` when it fits the question's JSON Schema; else a BridgeError naming the
+    question and the first violation (a tool or server must never get an answer it did
+    not ask for)."""
+    from jsonschema import exceptions, validators
+
+    schema = question.schema_
+    try:
+        validator = validators.validator_for(schema)
+        validator.check_schema(schema)
+    except exceptions.SchemaError as exc:
+        raise BridgeError(
+            f"{_describe(question)} has an invalid schema: {' '.join(exc.message.split())}"
+        ) from None
+    error = exceptions.best_match(validator(schema).iter_errors(value))
+    if error is not None:
+        where = "".join(f"[{part!r}]" for part in error.absolute_path)
+        raise BridgeError(
+            f"{_describe(question)}: the answer {json.dumps(value, ensure_ascii=False)} "
+            f"does not fit its schema{f' at {where}' if where else ''}: "
+            f"{' '.join(error.message.split())}"
+        )
+    return value
+
+
+@dataclass
+class FormAnswers(AnswerSource):
+    """Answers for MCP forms (MCP forms mark optional fields): a field the form does not
+    require, with no answer given, is left out (OMITTED) when the user says so (`wants`,
+    at a terminal), or with no one to ask and no default."""
+
+    optional: frozenset[str] = frozenset()
+
+    def answer(self, question: NormalizedQuestion) -> Any:
+        if question.id in self.optional and question.id not in self.given:
+            if self.ask is None and question.default is None:
+                return OMITTED
+            if self.ask is not None and self._declined(question):
+                return OMITTED
+        return super().answer(question)
+
+    def ask_again(self, question: NormalizedQuestion) -> Any:
+        if question.id in self.optional and self._declined(question):
+            return OMITTED
+        return super().ask_again(question)
+
+    def _declined(self, question: NormalizedQuestion) -> bool:
+        """The user said not to answer this optional field (asked at a terminal)."""
+        return self.wants is not None and not self.wants(question)
+
+
+def answered(answers: Mapping[str, Any]) -> dict[str, Any]:
+    """The answers to send: without the optional fields left out."""
+    return {key: value for key, value in answers.items() if value is not OMITTED}
 
 
 @dataclass
@@ -68,6 +130,7 @@ class Resolution:
     answers: dict[str, Any]
     rounds: list[NormalizedOutcome]  # every run, the final one last
     warnings: list[str] = field(default_factory=list)
+    wire: dict[str, Any] | None = None  # an MCP tool's final tools/call result, as sent
 
 
 def resolve(

@@ -67,9 +67,12 @@ def verify_report(results: Sequence[VerifyCase]) -> Report:
     return report
 
 
-def print_verify(results: Sequence[VerifyCase]) -> None:
+def print_verify(results: Sequence[VerifyCase], *, quiet: bool = False) -> None:
+    """A line per case (with --quiet only the mismatches and errors), then the counts."""
     console = _console()
     for case in results:
+        if quiet and case.verdict in ("match", "expected"):
+            continue
         label = case.inputs.get("case") or f"case {case.index}"
         verdict = case.verdict
         names = f" ({', '.join(case.differences)})" if case.differences else ""
@@ -79,14 +82,16 @@ def print_verify(results: Sequence[VerifyCase]) -> None:
         if verdict in ("mismatch", "error"):
             shown = {k: v for k, v in case.inputs.items() if k != "case" and v}
             console.print(f"         inputs: {json.dumps(shown, ensure_ascii=False)}", markup=False)
-            for side in ("control", "candidate"):
+            for side, shown_as in (("control", "before"), ("candidate", "after")):
                 observed = getattr(case, side)
                 if observed is not None:
                     text = visible(json.dumps(observed.get("text"), ensure_ascii=False))
                     flags = f"{observed.get('status')}, is_error={str(observed.get('is_error')).lower()}"
-                    console.print(f"         {side}: [{flags}] {text}", markup=False)
+                    console.print(f"         {shown_as}: [{flags}] {text}", markup=False)
         if case.message and verdict != "match":
             console.print(f"         {visible(case.message)}", markup=False)
+    if quiet:
+        return
     counts = {v: sum(c.verdict == v for c in results) for v in _VERDICT_STYLE}
     summary = ", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no cases"
     console.print(f"{len(results)} case{'s' if len(results) != 1 else ''}: {summary}")

@@ -22,7 +22,7 @@ from jp_migrate.convert.host import ToolRun
 
 if TYPE_CHECKING:
     from jp_migrate.bridge.config import McpServer
-    from jp_migrate.bridge.mcp_client import McpSession, SessionPool
+    from jp_migrate.bridge.mcp_client import CallResult, McpSession, OnProgress, SessionPool
     from jp_migrate.bridge.questions import AnswerSource, Resolution
     from jp_migrate.contract.normalized import NormalizedOutcome
 
@@ -222,46 +222,74 @@ def _mcp_run(
     source: AnswerSource,
     timeout: float | None,
     sessions: SessionPool | None,
+    progress: OnProgress | None,
 ) -> Resolution:
     from jp_migrate.bridge.mcp_client import McpSession
 
     assert target.server is not None
+    # The RFD 058 host (and auto, which is it with D31's unwrap) declares elicitation and
+    # reads resource links; the legacy host (and raw) is JP's today.
+    rfd058 = mode in ("auto", "blocks")
     if sessions is None:
-        with McpSession(target.server, target.root, timeout=timeout) as session:
-            return _mcp_resolve(session, target, inputs, mode, source)
-    session = sessions.session(target.server, target.root, timeout)
+        with McpSession(target.server, target.root, timeout=timeout, rfd058=rfd058) as session:
+            return _mcp_resolve(session, target, inputs, mode, source, progress)
+    session = sessions.session(target.server, target.root, timeout, rfd058=rfd058)
     try:
-        return _mcp_resolve(session, target, inputs, mode, source)
+        return _mcp_resolve(session, target, inputs, mode, source, progress)
     except BridgeError:
         sessions.discard(session)  # a timed-out or broken server is not reused
         raise
 
 
 def _mcp_resolve(
-    session: McpSession, target: Target, inputs: Inputs, mode: HostMode, source: AnswerSource
+    session: McpSession,
+    target: Target,
+    inputs: Inputs,
+    mode: HostMode,
+    source: AnswerSource,
+    progress: OnProgress | None,
 ) -> Resolution:
-    from jp_migrate.bridge.mcp_client import FormAnswers, Pending, answered, jp_meta
+    from jp_migrate.bridge.forms import Form
+    from jp_migrate.bridge.mcp_client import Pending, jp_meta
     from jp_migrate.bridge.protocol import input_required_outcome, interpret_mcp
-    from jp_migrate.bridge.questions import resolve
+    from jp_migrate.bridge.questions import FormAnswers, answered, resolve
 
     remote = target.remote_name or target.name
     pending: Pending | None = None
     forms = FormAnswers(source.given, source.ask, source.wants)
+    during: dict[str, Any] = {}  # answers to what the server asked during a call
+    wire: dict[str, Any] | None = None
+
+    def elicit(form: Form) -> Any:
+        """A question asked during the call: the same answers, checks and prompts as any."""
+        forms.optional |= form.optional
+        got = {question.id: forms.answer(question) for question in form.questions}
+        during.update(got)
+        return form.reply(got)
+
+    def call(answers: dict[str, Any], meta: Any, pending: Pending | None) -> CallResult:
+        return session.call(
+            remote,
+            inputs.arguments,
+            meta=meta,
+            pending=pending,
+            answers=answers,
+            elicit=elicit,
+            progress=progress,
+        )
 
     def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
-        nonlocal pending
+        nonlocal pending, wire
         answers = answered(answers)
         meta = jp_meta(target.context(inputs, answers))
-        result = session.call(remote, inputs.arguments, meta=meta, pending=pending, answers=answers)
+        result = call(answers, meta, pending)
         delay = 0.05
         for _ in range(STATE_ONLY_RETRIES):
             if result.pending is None or result.pending.questions:
                 break
             time.sleep(delay)
             delay = min(delay * 2, 0.25)
-            result = session.call(
-                remote, inputs.arguments, meta=meta, pending=result.pending, answers=answers
-            )
+            result = call(answers, meta, result.pending)
         pending = result.pending
         if pending is not None:
             forms.optional |= pending.optional
@@ -270,13 +298,18 @@ def _mcp_resolve(
                     f"tools/call {remote!r} kept answering input_required with state only",
                     source=session.label,
                 )
-            return input_required_outcome(pending.questions, stderr=result.stderr), []
+            outcome = input_required_outcome(pending.questions, stderr=result.stderr)
+            return outcome, result.warnings
         assert result.result is not None
-        normalized = interpret_mcp(result.result, target.call_name, mode, stderr=result.stderr)
-        return normalized.outcome, normalized.warnings
+        wire = result.result
+        normalized = interpret_mcp(
+            result.result, target.call_name, mode, stderr=result.stderr, links=result.links
+        )
+        return normalized.outcome, result.warnings + normalized.warnings
 
     resolution = resolve(step, forms, answers=inputs.answers)
-    resolution.answers = answered(resolution.answers)
+    resolution.answers = answered({**during, **resolution.answers})
+    resolution.wire = wire
     return resolution
 
 
@@ -289,18 +322,20 @@ def run_target(
     timeout: float | None = None,
     sessions: SessionPool | None = None,
     first: ToolRun | None = None,
+    progress: OnProgress | None = None,
 ) -> Resolution:
     """Run `target` until it completes; BridgeError when it cannot run or cannot be answered.
 
     With `sessions`, an MCP server is started once and kept for later runs (as
     JP keeps its servers running); without, each run starts and stops its own.
     `first` is a local tool's first run already made (`run_local` with
-    `inputs.answers`), read instead of running the tool again.
+    `inputs.answers`), read instead of running the tool again. `progress` is told
+    an MCP call's progress notifications.
     """
     from jp_migrate.bridge.questions import AnswerSource, resolve
 
     source = source if source is not None else AnswerSource(given=inputs.answers)
     if target.is_mcp:
-        return _mcp_run(target, inputs, mode, source, timeout, sessions)
+        return _mcp_run(target, inputs, mode, source, timeout, sessions, progress)
     step = _local_step(target, inputs, mode, timeout, first)
     return resolve(step, source, answers=inputs.answers)

@@ -28,6 +28,7 @@ from typing import Any
 from jp_migrate.bridge import stop
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.mcp_client import SessionPool
+from jp_migrate.bridge.presentation import EXPLAINED, presentation_differences
 from jp_migrate.bridge.protocol import HostMode
 from jp_migrate.bridge.questions import AnswerSource
 from jp_migrate.bridge.scratch import copy_workspace
@@ -39,6 +40,7 @@ from jp_migrate.contract.report import VerifyCase
 from jp_migrate.convert.compare import (
     CONTENT_ARRAY_PARSED,
     EXPECTED_DIFFERENCES,
+    Comparison,
     compare,
     compare_asked,
 )
@@ -127,6 +129,8 @@ def _storage_root(store: Path) -> Path:
     for candidate in (store, store / ".jp"):
         if (candidate / "conversations").is_dir():
             return candidate
+    if store.name == "conversations" and store.is_dir():  # the store's conversations/ itself
+        return store.parent
     raise BridgeError(
         "not a workspace or storage root: no conversations/ directory", source=str(store)
     )
@@ -195,6 +199,7 @@ def scratch_roots(targets: Sequence[Target]) -> Iterator[list[Target]]:
 class _Observation:
     rounds: list[NormalizedOutcome]  # every run, the last after every question was answered
     warnings: list[str]
+    wire: dict[str, Any] | None = None  # an MCP tool's final result, as the server sent it
 
     @property
     def outcome(self) -> NormalizedOutcome:
@@ -225,7 +230,7 @@ def _observe(
         rounds = [unrooted(r, target.root, own) for r in rounds]
     if read_as is not None and read_as != own:
         rounds = [unrooted(r, own, read_as) for r in rounds]
-    return _Observation(rounds, resolution.warnings)
+    return _Observation(rounds, resolution.warnings, resolution.wire)
 
 
 def unrooted(outcome: NormalizedOutcome, copy: Path, workspace: Path) -> NormalizedOutcome:
@@ -258,7 +263,7 @@ def _explain(
     candidate: NormalizedOutcome,
 ) -> str:
     if verdict == "expected":
-        return "; ".join(EXPECTED_DIFFERENCES.get(d, d) for d in differences)
+        return "; ".join(EXPECTED_DIFFERENCES.get(d) or EXPLAINED.get(d, d) for d in differences)
     if verdict != "mismatch":
         return ""
     parts = []
@@ -322,6 +327,11 @@ def verify_case(
             message=_clip("; ".join(errors + warnings), 400),
         )
     comparison = compare(control.outcome, candidate.outcome, first=candidate.first)
+    if comparison.verdict == "mismatch":  # one MCP result, shown as each host shows it?
+        named = presentation_differences(
+            control.outcome, candidate.outcome, control.wire, candidate.wire
+        )
+        comparison = Comparison("expected", named) if named else comparison
     if comparison.differences != (CONTENT_ARRAY_PARSED,):  # its runs are compared already
         given = set(case.answers)
         comparison = compare_asked(control.rounds, candidate.rounds, given) or comparison

@@ -5,20 +5,30 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from jp_migrate.ci.config import ENCODINGS, CheckConfig, resolve_config
-from jp_migrate.ci.run import run_check
-from jp_migrate.commands.options import jobs_option, report_option
-from jp_migrate.contract.report import Report
+from jp_migrate.commands.options import (
+    exclude_archived_option,
+    jobs_option,
+    quiet_option,
+    report_option,
+    rule_options,
+    timings_option,
+)
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.report import case_label, emit_reports, parse_spec
 from jp_migrate.visible import line
+
+if TYPE_CHECKING:  # the run, its report models and renderers load when a check runs
+    from jp_migrate.contract.report import Report
 
 
 def _problems(report: Report) -> list[str]:
     """One line per file or case in error, for stderr (whatever the report formats)."""
+    from jp_migrate.report import case_label
+
     lines = [
         line(f"error: {f.path}: {f.message}")
         for f in [*(report.store or []), *(report.tools or [])]
@@ -35,6 +45,31 @@ def _problems(report: Report) -> list[str]:
     return lines
 
 
+def _attention(report: Report) -> list[str]:
+    """--quiet on a terminal: what would change, unhandled sites and mismatches, one line each,
+    then the diffs."""
+    from jp_migrate.report import case_label
+
+    lines = [
+        line(f"would migrate: {f.path}")
+        for f in [*(report.store or []), *(report.tools or [])]
+        if f.status == "migrated"
+    ]
+    lines += [
+        line(f"{f.path}:{s.line}:{s.column}: {s.rule}: {s.reason}")
+        for f in report.tools or []
+        for s in f.sites
+        if s.action == "unhandled"
+    ]
+    lines += [
+        line(f"mismatch: verify {case_label(c)}: {', '.join(c.differences)}")
+        for c in report.verify or []
+        if c.verdict == "mismatch"
+    ]
+    diffs = [f.diff.rstrip("\n") for f in [*(report.store or []), *(report.tools or [])] if f.diff]
+    return lines + diffs
+
+
 def build_config(
     path: Path,
     config_file: Path | None,
@@ -49,6 +84,7 @@ def build_config(
     no_tools: bool,
     jobs: int | None,
     reports: tuple[str, ...],
+    exclude_archived: bool | None = None,
 ) -> CheckConfig:
     """The config file's values, with every flag that was given taking precedence."""
     if not path.exists():
@@ -65,6 +101,7 @@ def build_config(
         exclude=exclude or None,
         exclude_base=Path.cwd() if exclude else None,  # flags are relative to where they are typed
         rules=rules or None,
+        exclude_archived=exclude_archived or None,
         encoding=encoding,
         cases=cases,
         store=False if no_store else None,
@@ -82,10 +119,13 @@ def _workspace_of(directory: Path) -> Path:
 
 
 @click.command()
-@click.argument("path", type=click.Path(path_type=Path), default=Path("."), required=False)
+@click.argument(
+    "path", type=click.Path(path_type=Path), default=Path("."), required=False, metavar="[PATH]"
+)
 @click.option(
     "--config",
     "config_file",
+    metavar="FILE",
     type=click.Path(path_type=Path),
     help="Config file (default: the nearest .jp-migrate.toml or pyproject.toml [tool.jp-migrate]).",
 )
@@ -94,48 +134,47 @@ def _workspace_of(directory: Path) -> Path:
 @click.option(
     "--exclude",
     multiple=True,
-    metavar="PATTERN",
-    help="Gitignore-style pattern of tool sources to skip (replaces the config's list). Repeatable.",
+    metavar="GLOB",
+    help="Skip tool sources matching GLOB (gitignore syntax; repeatable; replaces the "
+    "config's list).",
 )
-@click.option(
-    "--rule",
-    "rules",
-    multiple=True,
-    metavar="ID|DIR",
-    help="Enable an opt-in store rule: an id, or a directory of rule files (replaces the config's list). Repeatable.",
-)
+@exclude_archived_option
+@rule_options
 @click.option(
     "--encoding",
     type=click.Choice(ENCODINGS),
     default=None,
-    help="At-rest encoding of migrated store payloads.",
+    help="How migrated text is stored: base64, plain, or auto (as each original event "
+    "stored it).  "
+    "[default: the config's, else auto]",
 )
 @click.option(
     "--cases",
+    metavar="FILE",
     type=click.Path(path_type=Path),
     default=None,
-    help="Verify cases (JSONL): also run the before/after verification.",
+    help="Also run the tools on the cases in FILE (JSON lines) before and after their "
+    "migration and compare, as `jp-migrate verify` does.",
 )
 @click.option(
     "--verify-tool",
     metavar="NAME",
-    help="The workspace tool the verify cases call (config: [verify] tool).",
+    help="The workspace tool the --cases call (config: [verify] tool).",
 )
-@click.option("--no-store", is_flag=True, help="Skip the conversation store dry run.")
-@click.option("--no-tools", is_flag=True, help="Skip the tool codemod dry run.")
+@click.option("--no-store", is_flag=True, help="Skip the conversation stores.")
+@click.option("--no-tools", is_flag=True, help="Skip the tool sources.")
 @jobs_option("Worker processes.", default=None)
-@click.option(
-    "--timings",
-    is_flag=True,
-    help="Record phase durations in the report (off by default: reports stay deterministic).",
-)
+@timings_option
+@quiet_option
 def check(
     path: Path,
     config_file: Path | None,
     reports: tuple[str, ...],
     diff: bool,
     exclude: tuple[str, ...],
-    rules: tuple[str, ...],
+    exclude_archived: bool | None,
+    rule_dirs: tuple[Path, ...],
+    rule_ids: tuple[str, ...],
     encoding: str | None,
     cases: Path | None,
     verify_tool: str | None,
@@ -143,15 +182,21 @@ def check(
     no_tools: bool,
     jobs: int | None,
     timings: bool,
+    quiet: bool,
 ) -> int:
-    """Dry-run the store migration and the tool codemod over PATH (default: .), writing nothing.
+    """Check what migrating PATH (default: .) would change, writing nothing: for CI.
 
-    Settings come from `[tool.jp-migrate]` in pyproject.toml or a .jp-migrate.toml
-    (found at or above PATH); flags override them. Paths in reports are relative
-    to the current directory. Exit codes: 0 nothing to migrate; 1 something would
+    Runs `conversations --check` over its conversation stores and `tools
+    --check` over its tool sources in one step. Settings come from
+    `[tool.jp-migrate]` in pyproject.toml or a .jp-migrate.toml (found at or
+    above PATH); flags override them. Paths in reports are relative to the
+    current directory. Exit codes: 0 nothing to migrate; 1 something would
     change, a verify mismatch or an unhandled site; 2 usage, config, input or
     environment error.
     """
+    from jp_migrate.store.selection import RuleId
+
+    rules = (*(str(d.resolve()) for d in rule_dirs), *(RuleId(i) for i in rule_ids))
     config = build_config(
         path,
         config_file,
@@ -165,8 +210,12 @@ def check(
         no_tools=no_tools,
         jobs=jobs,
         reports=reports,
+        exclude_archived=exclude_archived,
     )
-    specs = list(config.report) or ["terminal"]
+    from jp_migrate.ci.run import run_check
+    from jp_migrate.report import emit_reports, parse_spec
+
+    specs = list(config.report) or ([] if quiet else ["terminal"])
     for spec in specs:
         parse_spec(spec)  # a bad --report is a usage error before any work is done
     if not (config.store or config.tools or config.cases):
@@ -177,6 +226,9 @@ def check(
     report = run_check(config, Path.cwd(), workspace, timings=timings)
     for problem in _problems(report):
         click.echo(problem, err=True)
+    if quiet and not config.report:
+        for attention in _attention(report):
+            click.echo(attention)
     sys.stdout.flush()
     emit_reports(report, specs)
     return report.exit_code

@@ -8,10 +8,8 @@ the other files are still processed. Only a PATH that does not exist raises.
 from __future__ import annotations
 
 import difflib
-import io
 import os
 import stat
-import tokenize
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -19,6 +17,7 @@ from pathlib import Path
 
 from jp_migrate.codemod.discover import discover
 from jp_migrate.codemod.engine import migrate_source
+from jp_migrate.codemod.precheck import read_source
 from jp_migrate.contract.report import ToolFile
 from jp_migrate.fileattrs import keep_owner
 
@@ -36,16 +35,6 @@ class ToolsOptions:
 
 def _display(path: Path) -> str:
     return path.as_posix()
-
-
-def _read(path: Path) -> tuple[str, str]:
-    """The text and its encoding, as Python reads source (PEP 263 cookie, BOM); newlines kept."""
-    data = path.read_bytes()
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as exc:  # an unknown encoding in the cookie
-        raise UnicodeDecodeError("utf-8", data, 0, 1, str(exc)) from None
-    return data.decode(encoding), encoding
 
 
 def _write(path: Path, text: str, encoding: str) -> None:
@@ -95,7 +84,7 @@ def unified_diff(path: str, before: str, after: str) -> str:
 def migrate_file(path: Path, options: ToolsOptions) -> ToolFile:
     shown = _display(path)
     try:
-        source, encoding = _read(path)
+        source, encoding = read_source(path)
     except (UnicodeDecodeError, LookupError):
         return ToolFile(
             path=shown,

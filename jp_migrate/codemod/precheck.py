@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from pathlib import Path
 
 # A tag right after an opening quote or a quoted JSON key: covers "x", 'x', """x""", r"x", b"x",
 # and a JSON string's escaped quotes (`"{\"type\": \"success\"}"`: the closing quote follows `\`).
@@ -24,6 +25,16 @@ _LEGACY_KEY = re.compile(
 )
 
 _SKIP = re.compile(r"#\s*jp-migrate:\s*skip\b")
+
+
+def read_source(path: Path) -> tuple[str, str]:
+    """The text and its encoding, as Python reads source (PEP 263 cookie, BOM); newlines kept."""
+    data = path.read_bytes()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # an unknown encoding in the cookie
+        raise UnicodeDecodeError("utf-8", data, 0, 1, str(exc)) from None
+    return data.decode(encoding), encoding
 
 
 def may_contain_outcome(source: str) -> bool:

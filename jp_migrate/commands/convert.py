@@ -6,8 +6,6 @@ from pathlib import Path
 
 import click
 
-from jp_migrate.contract.parse import dump, parse_outcome
-from jp_migrate.convert.upgrade import outcome_to_envelope
 from jp_migrate.errors import ContractError
 
 
@@ -27,7 +25,7 @@ def _documents(path: Path) -> list[str]:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option("--compact", is_flag=True, help="One line of JSON per document.")
 def convert(paths: tuple[str, ...], compact: bool) -> int:
     """Convert legacy Outcome JSON documents (files, directories of *.json, or -) to envelopes.
@@ -35,6 +33,9 @@ def convert(paths: tuple[str, ...], compact: bool) -> int:
     Prints one envelope per document, labelled with its source. A document that
     is not an Outcome is named with the reason; the others still convert (exit 2).
     """
+    from jp_migrate.contract.parse import dump, parse_outcome
+    from jp_migrate.convert.upgrade import outcome_to_envelope
+
     failed = 0
     files = [doc for p in paths for doc in (["-"] if p == "-" else _documents(Path(p)))]
     for file in files:

@@ -16,6 +16,7 @@ def rules() -> None:
 _DIR = click.option(
     "--rules",
     "directory",
+    metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
     help="A directory of rule files (default: the shipped rules).",
 )

@@ -23,10 +23,14 @@ Verdict = Literal["match", "expected", "mismatch"]
 ERROR_TEXT_IS_MESSAGE = "error-text-is-message"
 TRANSIENT_ERROR_IN_META = "transient-error-in-meta"
 CONTENT_ARRAY_PARSED = "content-array-parsed"
+# Not in SPEC §2: what an adapter (`jp-migrate adapt`) makes of a tool that failed
+# with raw output. The model reads the same text; only where it sits differs.
+FAILURE_TEXT_IN_CONTENT = "failure-text-in-content"
 EXPECTED_DIFFERENCES = {
     ERROR_TEXT_IS_MESSAGE: "a non-transient error's text is the message instead of the raw Outcome",
     TRANSIENT_ERROR_IN_META: "a transient error's text is the message; trace and transient are in _meta",
     CONTENT_ARRAY_PARSED: "stdout that is a JSON object with a content array was raw text and is parsed now",
+    FAILURE_TEXT_IN_CONTENT: "a failed run's legacy failure text (message, stderr, stdout) is the error's text block",
 }
 
 _OUTCOME_PROTOCOLS = ("outcome", "mcp-outcome")
@@ -125,6 +129,22 @@ def _as_parsed(control: NormalizedOutcome) -> NormalizedOutcome | None:
     return blocks_outcome(run).outcome
 
 
+def _failure_text_in_content(
+    control: NormalizedOutcome, candidate: NormalizedOutcome, diffs: Sequence[str]
+) -> bool:
+    """A raw run that failed (the legacy host's failure text) against an error envelope
+    whose one rendering is exactly that text: the same words reach the model."""
+    return (
+        list(diffs) == ["content"]
+        and control.protocol == "raw"
+        and control.is_error
+        and control.exit_code not in (0, None)
+        and candidate.protocol == "blocks"
+        and candidate.is_error
+        and render(candidate.content) == control.text == candidate.text
+    )
+
+
 def compare(
     control: NormalizedOutcome,
     candidate: NormalizedOutcome,
@@ -150,6 +170,8 @@ def compare(
             name = TRANSIENT_ERROR_IN_META if control.transient else ERROR_TEXT_IS_MESSAGE
             return Comparison("expected", (name,))
         return Comparison("mismatch", ("text",))
+    if _failure_text_in_content(control, candidate, diffs):
+        return Comparison("expected", (FAILURE_TEXT_IN_CONTENT,))
     parsed = (
         _as_parsed(control)
         if control.protocol == "raw" and candidate.protocol == "blocks"

@@ -12,12 +12,14 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 def headline(report: Report, totals: Totals) -> str:
     """One sentence saying what the run found, in the dry-run or the real-run voice."""
     changed = "would change" if report.dry_run else "changed"
-    parts = [
-        f"{plural(totals.files, 'file')} checked"
-        if report.dry_run
-        else f"{plural(totals.files, 'file')}"
-    ]
-    parts.append(f"{totals.changed} {changed}")
+    parts = []
+    if totals.files or not totals.cases:  # a verify run alone has no files to speak of
+        parts.append(
+            f"{plural(totals.files, 'file')} checked"
+            if report.dry_run
+            else f"{plural(totals.files, 'file')}"
+        )
+        parts.append(f"{totals.changed} {changed}")
     if totals.errors:
         parts.append(plural(totals.errors, "error"))
     if totals.unhandled_sites:

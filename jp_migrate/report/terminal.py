@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from typing import IO
 
@@ -70,48 +71,155 @@ def _diff(path: str, diff: str, width: int, color: bool) -> str:
 
 Row = tuple[str, list[str | Text]]  # (status or verdict label, the cells after the label)
 
+NARROW = 60  # columns; below this a table cannot hold a path: one line per row instead
+FREE_TEXT = ("Message", "Differences")  # columns that wrap at their spaces
+FREE_MIN = 16  # columns a free-text column keeps beside a long path
+FREE_WANT = 60  # columns a free-text column is given, when there is room, before it wraps
 
-def _section(
-    console: Console, title: str, columns: tuple[str, ...], rows: list[Row], quiet: str
+
+def _blank(cell: str | Text) -> bool:
+    return str(cell) in ("", "0")
+
+
+def _present(columns: tuple[str, ...], rows: list[Row]) -> list[int]:
+    """Indexes (into a row's cells) of the columns worth showing: the name, and every
+    column after the label in which some row says something."""
+    keep = [0]
+    for index in range(1, len(columns) - 1):
+        if any(not _blank(cells[index]) for _, cells in rows):
+            keep.append(index)
+    return keep
+
+
+def wrap_path(path: str, width: int) -> str:
+    """`path` in lines of at most `width`, broken after a `/` (inside a name only when the
+    name alone is wider)."""
+    lines: list[str] = []
+    current = ""
+    for part in re.split(r"(?<=/)", path):
+        while len(part) > width:
+            if current:
+                lines.append(current)
+                current = ""
+            lines.append(part[:width])
+            part = part[width:]
+        if current and len(current) + len(part) > width:
+            lines.append(current)
+            current = part
+        else:
+            current += part
+    lines.append(current)
+    return "\n".join(line for line in lines if line)
+
+
+def _as_lines(
+    console: Console,
+    title: str,
+    columns: tuple[str, ...],
+    rows: list[Row],
+    keep: list[int],
+    quiet: str | None,
 ) -> None:
-    """A table; past TABLE_LIMIT rows (rich tables cost ~2 ms a row), one line per row that
-    is not `quiet`, and a count of the quiet ones."""
-    if len(rows) <= TABLE_LIMIT:
-        table = Table(title=title, title_justify="left", expand=False)
-        for name in columns:
-            table.add_column(name, overflow="fold")
-        for label, cells in rows:
-            # A str cell would be read as rich markup: a case named `[/usr/bin]` is text.
-            plain = [c if isinstance(c, Text) else Text(c) for c in cells]
-            table.add_row(plain[0], _status(label), *plain[1:])
-        console.print(table)
-        return
+    """One line per row (`would migrate  path  (events 5/40)`), never broken by us; rows
+    labelled `quiet` are counted, not listed, when `quiet` is given."""
     lines = [Text(title, style="italic")]
     for label, cells in rows:
         if label == quiet:
             continue
-        # `would migrate  path  (events 5/40, repairs 0)`: the columns after File and Status.
         details = ", ".join(
-            f"{name.lower()} {cell}"
-            for name, cell in zip(columns[2:], cells[1:], strict=True)
-            if str(cell)
+            f"{columns[index + 1].lower()} {cells[index]}"
+            for index in keep[1:]
+            if not _blank(cells[index])
         )
         lines.append(
             Text.assemble(
                 _status(f"{label:<13}"), " ", str(cells[0]), f"  ({details})" if details else ""
             )
         )
-    hidden = sum(label == quiet for label, _ in rows)
+    hidden = sum(label == quiet for label, _ in rows) if quiet else 0
     if hidden:
         lines.append(Text(f"… and {hidden} {quiet}", style="dim"))
-    console.print(Text("\n").join(lines))  # one print: per-line prints cost as much as table rows
+    # one print (per-line prints cost as much as table rows); soft_wrap: the terminal wraps
+    console.print(Text("\n").join(lines), soft_wrap=True)
+
+
+def _section(
+    console: Console, title: str, columns: tuple[str, ...], rows: list[Row], quiet: str
+) -> None:
+    """A table of the columns that say something, its names broken only after a `/`.
+
+    Below NARROW columns, one line per row; past TABLE_LIMIT rows (rich tables cost
+    ~2 ms a row), one line per row that is not `quiet`, and a count of the quiet ones.
+    """
+    if not rows:
+        console.print(Text(f"{title}: none found", style="italic"), soft_wrap=True)
+        return
+    keep = _present(columns, rows)
+    if console.width < NARROW or len(rows) > TABLE_LIMIT:
+        _as_lines(console, title, columns, rows, keep, quiet if len(rows) > TABLE_LIMIT else None)
+        return
+    shown = [columns[0], columns[1], *(columns[index + 1] for index in keep[1:])]
+    widths = {
+        name: max([len(name), *(len(str(cells[index])) for _, cells in rows)])
+        for name, index in zip(shown[2:], keep[1:], strict=True)
+    }
+    label_width = max([len(columns[1]), *(len(label) for label, _ in rows)])
+    fixed = label_width + sum(
+        min(w, FREE_MIN) if name in FREE_TEXT else w for name, w in widths.items()
+    )
+    overhead = 3 * len(shown) + 1  # a rule between columns and at each edge, a space each side
+    longest = max([len(columns[0]), *(len(str(cells[0])) for _, cells in rows)])
+    available = (
+        console.width
+        - overhead
+        - fixed
+        + sum(min(w, FREE_MIN) for name, w in widths.items() if name in FREE_TEXT)
+    )
+    free_want = sum(min(w, FREE_WANT) for name, w in widths.items() if name in FREE_TEXT)
+    # The names first when all fits; else they share with the free text, half each at worst.
+    room = max(available - free_want, available // 2) if free_want else available
+    # ... and never so narrow that a name (a path component) must break, while the free
+    # text keeps FREE_MIN each.
+    component = max(len(part) for _, cells in rows for part in re.split(r"(?<=/)", str(cells[0])))
+    floor = min(component, console.width - overhead - fixed)
+    target = max(12, floor, min(longest, room))
+    names = [wrap_path(str(cells[0]), target) for _, cells in rows]
+    # As wide as the widest line the names broke into: what is left goes to the free text.
+    name_width = max([len(columns[0]), *(len(part) for n in names for part in n.split("\n"))])
+    table = Table(title=title, title_justify="left", expand=False)
+    table.add_column(columns[0], width=name_width, no_wrap=True)
+    table.add_column(columns[1], no_wrap=True)
+    for name in shown[2:]:
+        table.add_column(name, overflow="fold", no_wrap=name not in FREE_TEXT)
+    for (label, cells), wrapped in zip(rows, names, strict=True):
+        # A str cell would be read as rich markup: a case named `[/usr/bin]` is text.
+        plain = [c if isinstance(c, Text) else Text(c) for c in cells]
+        name = Text(wrapped, style=plain[0].style)
+        table.add_row(name, _status(label), *(plain[index] for index in keep[1:]))
+    console.print(table)
+
+
+def _here(path: str) -> str:
+    """An absolute path inside the working directory, shown relative to it."""
+    if not os.path.isabs(path):
+        return path
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return path if relative == ".." or relative.startswith(".." + os.sep) else relative
 
 
 def _store_rows(report: Report, files: list[StoreFile]) -> list[Row]:
     return [
         (
             status_label(report, f),
-            [f.path, f"{f.events_migrated}/{f.events_total}", str(len(f.repairs)), notes(f)],
+            [
+                _here(f.path),
+                f"{f.events_migrated}/{f.events_total}",
+                str(len(f.repairs)),
+                notes(f),
+            ],
         )
         for f in files
     ]
@@ -122,7 +230,7 @@ def _tools_rows(report: Report, files: list[ToolFile]) -> list[Row]:
     for f in files:
         rewritten, unhandled = site_counts(f)
         cells: list[str | Text] = [
-            f.path,
+            _here(f.path),
             str(rewritten),
             Text(str(unhandled), style="bold red" if unhandled else ""),
             notes(f),
@@ -175,12 +283,19 @@ def render_terminal(report: Report, *, color: bool | None = None, width: int | N
         _section(console, "Verification", columns, _verify_rows(report.verify), "match")
         for c in report.verify:
             if c.verdict in ("mismatch", "error") and c.inputs:
-                console.print(Text(f"case {c.index} inputs: ", style="bold"), Text(str(c.inputs)))
+                console.print(
+                    Text(f"case {c.index} inputs: ", style="bold"),
+                    Text(str(c.inputs)),
+                    soft_wrap=True,
+                )
     bad = report.totals.errors or report.totals.mismatches or report.totals.unhandled_sites
     summary_style = (
         "bold red" if bad else ("bold yellow" if report.totals.changed else "bold green")
     )
     console.print(
-        Text(f"jp-migrate {report.command}: {headline(report, report.totals)}", style=summary_style)
+        Text(
+            f"jp-migrate {report.command}: {headline(report, report.totals)}", style=summary_style
+        ),
+        soft_wrap=True,
     )
     return buffer.getvalue()

@@ -13,22 +13,28 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from jp_migrate.commands.options import jobs_option, report_option
-from jp_migrate.contract.report import Report, StoreFile
-from jp_migrate.store.api import Progress, StoreOptions, run_stores
-from jp_migrate.store.names import escaped
-from jp_migrate.store.rollback import RollbackOptions, rollback_stores
+from jp_migrate.commands.options import (
+    exclude_archived_option,
+    exclude_user_local_option,
+    given_paths,
+    hidden_alias,
+    jobs_option,
+    paths_argument,
+    quiet_option,
+    report_option,
+    rule_options,
+    timings_option,
+)
+from jp_migrate.errors import InterruptReported
 from jp_migrate.visible import line
 
-USER_LOCAL_OPTION = click.option(
-    "--exclude-user-local",
-    is_flag=True,
-    help="For a workspace PATH, leave out JP's user-local storage of it "
-    "(<data>/jp/workspace/<name>-<id>/conversations/).",
-)
+if TYPE_CHECKING:  # the store and the report models load only when a run needs them
+    from jp_migrate.contract.report import Report, StoreFile
+    from jp_migrate.store.api import Progress, StoreOptions
 
 PROGRESS_MIN = 20  # conversations; shorter runs finish before a bar is worth drawing
 
@@ -43,6 +49,15 @@ def exit_code(files: Sequence[StoreFile], *, check: bool = False, verify: bool =
     return 0
 
 
+def _check_specs(reports: Sequence[str]) -> None:
+    """A bad --report is a usage error before anything runs (the report layer loads only then)."""
+    if reports:
+        from jp_migrate.report import parse_spec
+
+        for spec in reports:
+            parse_spec(spec)
+
+
 def _stdout_taken(reports: Sequence[str]) -> bool:
     return any("=" not in spec or spec.endswith("=-") for spec in reports)
 
@@ -51,15 +66,17 @@ def _echo(text: str, reports: Sequence[str]) -> None:
     click.echo(text, err=_stdout_taken(reports))
 
 
-def _table_shown(reports: Sequence[str]) -> bool:
+def _table_shown(reports: Sequence[str], quiet: bool = False) -> bool:
     """The rich summary table replaces the per-file lines on a terminal."""
-    return sys.stdout.isatty() and not _stdout_taken(reports)
+    return sys.stdout.isatty() and not _stdout_taken(reports) and not quiet
 
 
 def _print_files(
-    files: Sequence[StoreFile], reports: Sequence[str], *, dry_run: bool, verb: str
+    files: Sequence[StoreFile], reports: Sequence[str], *, dry_run: bool, quiet: bool
 ) -> None:
-    table = _table_shown(reports)
+    """Errors, problems, warnings and diffs always; the per-file lines unless a table or
+    --quiet says it."""
+    table = _table_shown(reports) or quiet
     for f in files:
         if f.status == "error" and f.problems:
             for problem in f.problems:
@@ -68,8 +85,8 @@ def _print_files(
             click.echo(line(f"{f.status}: {f.path}: {f.message}"), err=True)
         elif f.status == "migrated" and not table:
             repairs = f", {len(f.repairs)} repaired" if f.repairs else ""
-            word = f"would {verb}" if dry_run else f"{verb}d"
-            _echo(f"{word} {f.path} ({f.events_migrated} events{repairs})", reports)
+            word = "would migrate" if dry_run else "migrated"
+            _echo(f"{word} {f.path} ({plural(f.events_migrated, 'event')}{repairs})", reports)
         if f.status in ("migrated", "unchanged") and f.message and not table:
             click.echo(line(f"note: {f.path}: {f.message}"), err=True)  # e.g. a leftover removed
         for warning in f.warnings:
@@ -82,7 +99,73 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def _undo(paths: Sequence[Path]) -> str:
+    """The rollback command for the PATHs this run was given, ready to paste."""
+    import shlex
+
+    return " ".join(["jp-migrate rollback", *(shlex.quote(str(p)) for p in paths)])
+
+
+def _report_interrupt(
+    paths: list[Path], floor: str, seen: list[int], options: StoreOptions
+) -> None:
+    """Ctrl-C: what the run had written and how to undo it, on stderr, in one line each."""
+    if not options.writes:
+        click.echo("interrupted: nothing was written", err=True)
+        return
+    from jp_migrate.store.interrupted import written_since
+
+    runs = written_since(paths, floor, user_local=options.user_local)
+    written = sum(max(r.files, 0) for r in runs)
+    of = f" of {seen[1]}" if seen[1] else ""
+    if not runs:
+        click.echo(f"interrupted: 0{of} conversations migrated, nothing was written", err=True)
+        return
+    where = ", ".join(str(r.directory) for r in runs)
+    click.echo(
+        f"interrupted: {written}{of} conversations migrated, run recorded in {where}; "
+        f"undo: {_undo(paths)}",
+        err=True,
+    )
+
+
+NOTHING = "no conversations found"
+
+
+def _nothing_under(paths: list[Path], *, exclude_archived: bool, user_local: bool) -> bool:
+    """No conversation and no bad PATH: nothing to do, known from directory listings alone
+    (a pre-commit hook in a repository without conversations pays for nothing more)."""
+    from jp_migrate.store.discover import discover
+
+    errors: list[tuple[Path, str]] = []
+    found = discover(paths, exclude_archived=exclude_archived, user_local=user_local, errors=errors)
+    return not found and not errors
+
+
+def _integrity_summary(files: Sequence[StoreFile]) -> str:
+    """What --check-integrity found, and what it could not check (that makes exit 2)."""
+    if not files:
+        return NOTHING
+    problems = sum(1 for f in files if f.problems)
+    failed = sum(1 for f in files if f.status == "error" and not f.problems)
+    skipped = sum(1 for f in files if f.status == "skipped")
+    checked = len(files) - failed - skipped
+    head = (
+        f"checked {plural(len(files), 'file')}"
+        if checked == len(files)
+        else f"checked {checked} of {plural(len(files), 'file')}"
+    )
+    parts = [f"{head}: {problems} with problems"]
+    if failed:
+        parts.append(f"{failed} could not be read")
+    if skipped:
+        parts.append(f"{skipped} skipped")
+    return ", ".join(parts)
+
+
 def _summary(files: Sequence[StoreFile], *, wrote: bool) -> str:
+    if not files:
+        return NOTHING
     counts = {
         s: sum(1 for f in files if f.status == s)
         for s in ("migrated", "unchanged", "error", "skipped")
@@ -132,6 +215,7 @@ def _report(
     code: int,
     timings: dict[str, float] | None,
 ) -> Report:
+    from jp_migrate.contract.report import Report
     from jp_migrate.report import compute_totals
 
     report = Report(command=command, dry_run=dry_run, exit_code=code, store=files, timings=timings)
@@ -147,58 +231,51 @@ def _finish(
     dry_run: bool,
     code: int,
     timings: dict[str, float] | None,
+    quiet: bool = False,
 ) -> None:
+    if not reports and not _table_shown(reports, quiet):
+        return  # nothing to render: the report layer (pydantic, rich) is not loaded
     from jp_migrate.report import emit_reports
 
     report = _report(command, files, dry_run=dry_run, code=code, timings=timings)
-    if _table_shown(reports):
+    if _table_shown(reports, quiet):
         emit_reports(report, ["terminal"])
     if reports:
         emit_reports(report, list(reports))
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@paths_argument
 @click.option("--dry-run", is_flag=True, help="Write nothing; print what would change.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 when anything would change.")
 @click.option(
     "--diff",
     is_flag=True,
-    help="Show a readable diff (decoded payloads), one hunk per changed event.",
+    help="Write nothing; show what would change as a diff (payloads decoded, one hunk per "
+    "event); exit as --check does, or 0 with --dry-run.",
 )
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 when anything would change.")
 @click.option(
-    "--verify",
+    "--check-integrity",
+    "integrity",
     is_flag=True,
-    help="Check a migrated store without changing it; exit 1 on a problem.",
+    help="Read an already migrated store and report what is wrong with it (legacy events "
+    "left, unreadable blocks); writes nothing; exit 1 on a problem.",
 )
+@hidden_alias("--verify", "integrity_alias")
 @click.option(
     "--encoding",
     type=click.Choice(["auto", "base64", "plain"]),
     default="auto",
     show_default=True,
-    help="Encoding of written payloads; auto mirrors each event's source.",
+    help="How migrated text is stored: base64 (as JP writes it), plain, or auto (as each "
+    "original event stored it).",
 )
 @click.option(
     "--no-backup", is_flag=True, help="Do not keep the original files under .jp-migrate/."
 )
-@click.option(
-    "--rules",
-    "rule_dirs",
-    multiple=True,
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    help="Enable the store rules in DIR (repeatable).",
-)
-@click.option(
-    "--rule",
-    "rule_ids",
-    multiple=True,
-    metavar="ID",
-    help="Enable a shipped store rule by id (repeatable).",
-)
-@click.option(
-    "--exclude-archived", is_flag=True, help="Skip conversations under conversations/.archive/."
-)
-@USER_LOCAL_OPTION
+@rule_options
+@exclude_archived_option
+@exclude_user_local_option
 @jobs_option("Conversations processed in parallel.")
 @click.option(
     "--shard",
@@ -206,81 +283,118 @@ def _finish(
     help="Only the K-th of N stable subsets (by a CRC-32 of the conversation id).",
 )
 @report_option
-@click.option(
-    "--timings", is_flag=True, help="Put durations in the report (off: reports are deterministic)."
-)
+@timings_option
+@quiet_option
 def conversations(
     paths: tuple[Path, ...],
     dry_run: bool,
-    diff: bool,
     check: bool,
-    verify: bool,
+    diff: bool,
+    integrity: bool,
+    integrity_alias: bool,
     encoding: str,
     no_backup: bool,
     rule_dirs: tuple[Path, ...],
     rule_ids: tuple[str, ...],
-    exclude_archived: bool,
+    exclude_archived: bool | None,
     exclude_user_local: bool,
     jobs: int,
     shard: str | None,
     reports: tuple[str, ...],
     timings: bool,
+    quiet: bool,
 ) -> int:
-    """Migrate every legacy tool_call_response in the conversation stores under PATH... to content blocks.
+    """Migrate the legacy tool responses stored in the conversations under PATH... (default: .).
+
+    Each legacy response (an Outcome) becomes RFD 058 content blocks, saying
+    exactly what it said before.
 
     PATH is a workspace (with .jp/; JP's user-local storage of it included), a
-    storage root (with conversations/) or one conversation directory. Originals
-    are kept under <root>/.jp-migrate/ unless --no-backup; undo with
-    `jp-migrate rollback PATH`.
+    storage root (the directory holding conversations/, or conversations/
+    itself) or one conversation directory. Originals are kept under
+    <root>/.jp-migrate/ unless --no-backup; undo with `jp-migrate rollback PATH`.
 
-    Exit codes: 0 done or nothing to do, 1 --check would change / --verify found
-    a problem, 2 a file or PATH could not be handled (the rest was still done).
+    Exit codes: 0 done or nothing to do, 1 --check/--diff found something that
+    would change or --check-integrity found a problem, 2 a file or PATH could
+    not be handled (the rest was still done).
     """
-    from jp_migrate.report import parse_spec
-
-    for spec in reports:
-        parse_spec(spec)  # a bad --report is a usage error before anything runs
+    _check_specs(reports)
+    verify = integrity or integrity_alias
     if sum((check, verify, dry_run)) > 1:
-        raise click.UsageError("choose one of --dry-run, --check, --verify")
-    # As in ruff and black, --diff only shows: on its own it is a dry run.
-    dry_run = dry_run or (diff and not check and not verify)
+        raise click.UsageError("choose one of --dry-run, --check, --check-integrity")
+    # As in ruff and `jp-migrate tools`: --diff never writes, and says by its exit code
+    # whether anything would change (unless --dry-run asks for 0).
+    check = check or (diff and not dry_run and not verify)
+    if not (reports or rule_dirs or rule_ids or shard) and _nothing_under(
+        given_paths(paths),
+        exclude_archived=bool(exclude_archived),
+        user_local=not exclude_user_local,
+    ):
+        if not quiet:
+            _echo(NOTHING, reports)
+        return 0
+    from jp_migrate.store.api import StoreOptions, run_stores
+    from jp_migrate.store.selection import RuleId
+
     options = StoreOptions(
         dry_run=dry_run,
         check=check,
         diff=diff,
         verify=verify,
         encoding=encoding,  # type: ignore[arg-type]
-        rules=(*rule_dirs, *rule_ids),
-        exclude_archived=exclude_archived,
+        rules=(*rule_dirs, *(RuleId(i) for i in rule_ids)),
+        exclude_archived=bool(exclude_archived),
         user_local=not exclude_user_local,
         backup=not no_backup,
         jobs=jobs,
         shard=shard,
     )
+    from jp_migrate.store.interrupted import run_id_floor
+
     started = time.perf_counter()
-    with _progress_bar() as progress:
-        run = run_stores(list(paths), options, progress=progress)
+    floor = run_id_floor()
+    seen = [0, 0]  # conversations done, of how many (as far as the run got)
+    with _progress_bar() as bar:
+
+        def progress(done: int, total: int) -> None:
+            seen[:] = [done, total]
+            if bar is not None:
+                bar(done, total)
+
+        try:
+            run = run_stores(given_paths(paths), options, progress=progress)
+        except KeyboardInterrupt:
+            _report_interrupt(given_paths(paths), floor, seen, options)
+            raise InterruptReported from None
     elapsed = {"total_seconds": round(time.perf_counter() - started, 3)} if timings else None
     code = exit_code(run.files, check=check, verify=verify)
-    verb = "verifie" if verify else "migrate"
-    _print_files(run.files, reports, dry_run=dry_run or check, verb=verb)
-    if verify:
-        _echo(
-            f"verified {len(run.files)} files: {sum(1 for f in run.files if f.problems)} with problems",
-            reports,
-        )
+    _print_files(run.files, reports, dry_run=not options.writes, quiet=quiet)
+    if quiet:
+        pass
+    elif verify:
+        _echo(_integrity_summary(run.files), reports)
     elif not _table_shown(reports):  # on a terminal the table's headline says it
         _echo(_summary(run.files, wrote=options.writes), reports)
     _finish(
-        "conversations", run.files, reports, dry_run=not options.writes, code=code, timings=elapsed
+        "conversations",
+        run.files,
+        reports,
+        dry_run=not options.writes,
+        code=code,
+        timings=elapsed,
+        quiet=quiet,
     )
-    for directory in run.runs:  # last, so a long table cannot scroll it away
-        _echo(f"run recorded in {escaped(str(directory))} (undo: jp-migrate rollback)", reports)
+    if not quiet:
+        from jp_migrate.store.names import escaped
+
+        for directory in run.runs:  # last, so a long table cannot scroll it away
+            shown = escaped(str(directory))
+            _echo(f"run recorded in {shown} (undo: {_undo(given_paths(paths))})", reports)
     return code
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@paths_argument
 @click.option(
     "--run", "run_id", metavar="ID", help="The run to undo (default: the newest not yet undone)."
 )
@@ -295,44 +409,80 @@ def conversations(
     is_flag=True,
     help="Convert migrated events back to legacy where no backup exists.",
 )
-@USER_LOCAL_OPTION
+@click.option("--dry-run", is_flag=True, help="Write nothing; print what would be restored.")
+@click.option(
+    "--check", is_flag=True, help="Write nothing; exit 1 when anything would be restored."
+)
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Write nothing; show what would be restored as a diff (payloads decoded, one hunk "
+    "per event); exit as --check does, or 0 with --dry-run.",
+)
+@exclude_user_local_option
 @report_option
+@quiet_option
 def rollback(
     paths: tuple[Path, ...],
     run_id: str | None,
     force: bool,
     downgrade: bool,
+    dry_run: bool,
+    check: bool,
+    diff: bool,
     exclude_user_local: bool,
     reports: tuple[str, ...],
+    quiet: bool,
 ) -> int:
-    """Restore, byte for byte, the files a `conversations` run changed under PATH...
+    """Restore, byte for byte, the files a `conversations` run changed under PATH... (default: .).
 
     Refuses a file changed since the run wrote it, naming it (--force restores it
     anyway), and, with --downgrade, a file whose binary content (an image, a blob) a
     legacy response cannot hold (--force drops it). Exit codes: 0 restored or nothing
-    to do, 2 a file could not be restored.
+    to do, 1 --check/--diff found something that would be restored, 2 a file could
+    not be restored.
     """
-    from jp_migrate.report import parse_spec
+    _check_specs(reports)
+    if dry_run and check:
+        raise click.UsageError("choose one of --dry-run, --check")
+    check = check or (diff and not dry_run)
+    writes = not (dry_run or check or diff)
+    from jp_migrate.store.rollback import RollbackOptions, rollback_stores
 
-    for spec in reports:
-        parse_spec(spec)
     result = rollback_stores(
-        list(paths),
+        given_paths(paths),
         RollbackOptions(
-            run=run_id, force=force, downgrade=downgrade, user_local=not exclude_user_local
+            run=run_id,
+            force=force,
+            downgrade=downgrade,
+            user_local=not exclude_user_local,
+            dry_run=not writes,
+            diff=diff,
         ),
     )
-    code = exit_code(result.files)
+    code = exit_code(result.files, check=check)
     for f in result.files:
         if f.status in ("error", "skipped"):
             click.echo(line(f"{f.status}: {f.path}: {f.message}"), err=True)
-        elif f.status == "migrated":
+        elif f.status == "migrated" and not quiet:
             _echo(f"{f.message}: {f.path}", reports)
-    if not result.runs and not any(f.status != "unchanged" for f in result.files):
+        if f.diff:
+            _echo(f.diff.rstrip("\n"), reports)
+    if quiet:
+        pass
+    elif not result.runs and not any(f.status != "unchanged" for f in result.files):
         _echo("nothing to roll back", reports)
     elif not result.runs and not any(f.status == "migrated" for f in result.files):
-        _echo("nothing rolled back", reports)
-    for run in result.runs:
-        _echo(f"rolled back run {run}", reports)
-    _finish("rollback", result.files, reports, dry_run=False, code=code, timings=None)
+        _echo("nothing rolled back" if writes else "nothing would be rolled back", reports)
+    for run in [] if quiet else result.runs:
+        _echo(f"rolled back run {run}" if writes else f"would roll back run {run}", reports)
+    _finish(
+        "rollback",
+        result.files,
+        reports,
+        dry_run=not writes,
+        code=code,
+        timings=None,
+        quiet=quiet,
+    )
     return code

@@ -245,7 +245,7 @@ def _park(pending: Pending, run_id: str) -> None:
     """`--no-backup`: a second name for the original, so that its rename does not free its
     blocks (on ext4 that happens inside the rename, and costs as much as writing them);
     they are freed on the pool after the batch (`_drop`). Without it, the rename frees them."""
-    name = pending.conversation.relative.replace("/", ".")
+    name = manifest.flat_name(pending.conversation.relative.replace("/", "."), EVENTS)
     try:
         path = os.path.join(manifest.discard_dir(pending.conversation.root.fspath, run_id), name)
         unlink(path)  # never through a link planted there

@@ -14,10 +14,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store.userlocal import lock_roots, user_dirs, workspace_storages
+
+if TYPE_CHECKING:  # the report model: only a run that reports loads pydantic
+    from jp_migrate.contract.report import StoreFile
 
 CONVERSATIONS = "conversations"
 ARCHIVE = ".archive"
@@ -116,6 +119,9 @@ Found = Conversation | Rejected
 def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     """The storage root PATH belongs to, and the one conversation it names (or None for all).
 
+    PATH may be a workspace, a storage root, its `conversations/` (the whole store),
+    `conversations/.archive` (every archived conversation) or one conversation directory.
+
     The root's `path` is absolute, whatever the spelling of PATH (`.`, `..`, a
     relative name): one store is one set of run records and locks however it is
     named, and a conversation directory is known by its parents' names. Report
@@ -124,8 +130,11 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     """
     shown = str(path)
     absolute = _absolute(path)
+    _refuse_link(absolute / ".jp", os.path.join(shown, ".jp"))
+    _refuse_link(absolute / ".jp" / CONVERSATIONS, os.path.join(shown, ".jp", CONVERSATIONS))
     if (absolute / ".jp" / CONVERSATIONS).is_dir():
         return StorageRoot(absolute / ".jp", os.path.join(shown, ".jp")), None
+    _refuse_link(absolute / CONVERSATIONS, os.path.join(shown, CONVERSATIONS))
     if (absolute / CONVERSATIONS).is_dir():
         return StorageRoot(absolute, shown), None
     if (absolute / ".jp").is_dir():  # a workspace with no conversations yet
@@ -137,12 +146,25 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
         return StorageRoot(parent.parent, _shown_above(path, 2)), ARCHIVE  # every archived one
     if absolute.is_dir() and parent.name == CONVERSATIONS:
         return StorageRoot(parent.parent, _shown_above(path, 2)), absolute.name
+    if absolute.is_dir() and absolute.name == CONVERSATIONS:  # a store's conversations/ itself
+        _refuse_link(absolute, shown)
+        return StorageRoot(parent, _shown_above(path, 1)), None
     if not path.exists():
         raise JpMigrateError(f"{path}: no such file or directory")
     raise JpMigrateError(
-        f"{path}: not a workspace (with .jp/), a storage root (with conversations/) "
-        "or a conversation directory (inside conversations/)"
+        f"{path}: not a workspace (with .jp/), a storage root (with conversations/), "
+        "its conversations/ or a conversation directory (inside conversations/)"
     )
+
+
+def _refuse_link(path: Path, shown: str) -> None:
+    """A store's own directories are never reached through a link: what is migrated, backed
+    up and locked would then lie outside the directory the user named."""
+    if path.is_symlink():
+        raise JpMigrateError(
+            f"{shown}: a symlink (to {os.readlink(path)}): not followed; "
+            "name the directory it points to to migrate that store"
+        )
 
 
 def _absolute(path: Path) -> Path:
@@ -194,6 +216,8 @@ def _classify(conversation: Conversation, is_symlink: bool) -> Found:
 def _entries(root: StorageRoot, archived: bool) -> Iterator[tuple[Conversation, bool]]:
     """(conversation, is it a symlink) for every directory entry, from one listing (no stat each)."""
     base = root.path / CONVERSATIONS / (ARCHIVE if archived else "")
+    if archived:
+        _refuse_link(base, os.path.join(root.shown, CONVERSATIONS, ARCHIVE))
     try:
         with os.scandir(base) as listing:
             entries = sorted(
@@ -265,6 +289,8 @@ def discover(
 
 def path_error(path: Path, reason: str) -> StoreFile:
     """A PATH that names no store (or cannot be listed): an error, the other PATHs still done."""
+    from jp_migrate.contract.report import StoreFile
+
     return StoreFile(path=str(path), conversation="", status="error", message=reason)
 
 

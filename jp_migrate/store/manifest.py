@@ -15,6 +15,7 @@ interrupted run can still be rolled back.
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import re
@@ -28,6 +29,8 @@ import orjson
 
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store import safepath
+
+NAME_MAX = 255  # bytes in one file name: ext4, XFS, btrfs, tmpfs, APFS
 
 STATE_DIR = ".jp-migrate"
 RUNS = "runs"
@@ -137,7 +140,25 @@ def backup_name(relative: str) -> str:
     Flat per `conversations/` (and `.archive/`): no directory to create per conversation.
     """
     directory, _, file = relative.rpartition("/")
-    return f"{BACKUP}/{directory}.{file}" if directory else f"{BACKUP}/{file}"
+    if not directory:
+        return f"{BACKUP}/{file}"
+    parent, _, name = directory.rpartition("/")
+    return f"{BACKUP}/{parent}/{flat_name(name, file)}"
+
+
+def flat_name(name: str, suffix: str) -> str:
+    """`<name>.<suffix>` as one file name, within NAME_MAX however long the conversation's name.
+
+    A name too long for that is cut and given a digest of the whole, so two long
+    names sharing a beginning never share a backup.
+    """
+    joined = f"{name}.{suffix}"
+    if len(os.fsencode(joined)) <= NAME_MAX:
+        return joined
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
+    tail = f"~{digest}.{suffix}"
+    head = os.fsencode(name)[: NAME_MAX - len(tail)]
+    return head.decode("utf-8", "ignore") + tail  # a character split by the cut is dropped
 
 
 def backup_path(root: str, run_id: str, relative: str) -> str:

@@ -27,7 +27,7 @@ from jp_migrate.store.discover import (
 )
 from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import exactly, may_be_wide, read_events
-from jp_migrate.store.lock import ConversationLocked, LockTable, conversation_lock
+from jp_migrate.store.lock import ConversationLocked, LockTable, conversation_lock, is_locked
 from jp_migrate.store.names import shown_file
 from jp_migrate.store.safepath import is_regular
 from jp_migrate.store.write import atomic_write, is_read_only, restore, temp_path, unlink
@@ -39,6 +39,8 @@ class RollbackOptions:
     force: bool = False
     downgrade: bool = False
     user_local: bool = True  # a workspace PATH includes JP's user-local storage of it
+    dry_run: bool = False  # write nothing (no lock file either): say what would be restored
+    diff: bool = False  # put a readable diff of each restore or downgrade in its StoreFile
 
 
 @dataclass
@@ -72,7 +74,23 @@ def _pick_run(
     return None
 
 
-def _downgrade_file(conversation: Conversation, force: bool) -> StoreFile:
+def _restore_diff(shown: str, current: Path, backup: Path) -> str:
+    """What a restore would change, event by event (the file as it is → its backup)."""
+    from jp_migrate.store.diff import event_diff
+
+    now = read_events(os.fspath(current), source=shown).events
+    then = read_events(os.fspath(backup), source=os.fspath(backup)).events
+    changes = {
+        index: (now[index] if index < len(now) else {}, then[index] if index < len(then) else {})
+        for index in range(max(len(now), len(then)))
+        if index >= len(now) or index >= len(then) or now[index] != then[index]
+    }
+    return event_diff(shown, changes)
+
+
+def _downgrade_file(
+    conversation: Conversation, force: bool, options: RollbackOptions | None = None
+) -> StoreFile:
     """Migrated events → legacy, in place (no backup exists to restore).
 
     A file with binary content a legacy string cannot hold is left, named,
@@ -105,6 +123,18 @@ def _downgrade_file(conversation: Conversation, force: bool) -> StoreFile:
         return StoreFile(**base, status="unchanged", events_total=len(loaded.events))
     if is_read_only(conversation.events):
         return StoreFile(**base, status="error", message="read-only file: left untouched")
+    if options is not None and options.dry_run:
+        from jp_migrate.store.diff import event_diff
+
+        diff = event_diff(shown, {i: (loaded.events[i], replaced[i]) for i in replaced})
+        return StoreFile(
+            **base,
+            status="migrated",
+            message="would downgrade to legacy responses (no backup)",
+            events_total=len(loaded.events),
+            events_migrated=len(replaced),
+            diff=diff if options.diff else None,
+        )
     data = canonical.rewrite(loaded.raw, loaded.events, replaced)
     atomic_write(conversation.events, data, times=loaded.times)
     return StoreFile(
@@ -157,6 +187,15 @@ def _restore_one(
             return StoreFile(
                 **base, status="error", message=f"backup {backup} does not match the manifest"
             )
+        if options.dry_run:
+            return StoreFile(
+                **base,
+                status="migrated",
+                message=f"would restore from run {run.id}",
+                sha256_before=current,
+                sha256_after=record.sha256_before,
+                diff=_restore_diff(conversation.shown, target, backup) if options.diff else None,
+            )
         restore(backup, target)
         return StoreFile(
             **base,
@@ -166,16 +205,25 @@ def _restore_one(
             sha256_after=record.sha256_before,
         )
     if options.downgrade:
-        return _downgrade_file(conversation, options.force)
+        return _downgrade_file(conversation, options.force, options)
     return StoreFile(
         **base, status="error", message=f"run {run.id} kept no backup of it: use --downgrade"
     )
 
 
-def _locked(conversation: Conversation, action: Any, table: LockTable) -> StoreFile:
+def _locked(
+    conversation: Conversation, action: Any, table: LockTable, *, dry_run: bool = False
+) -> StoreFile:
+    """`action` under the conversation's lock; a dry run only looks whether a `jp` holds it
+    (taking it would create a lock file)."""
     try:
-        with conversation_lock(table, conversation.root.lock_roots, conversation.id):
+        if dry_run:
+            if is_locked(conversation.root.lock_roots, conversation.id):
+                raise ConversationLocked(conversation.id)
             result: StoreFile = action()
+            return result
+        with conversation_lock(table, conversation.root.lock_roots, conversation.id):
+            result = action()
             return result
     except ConversationLocked:
         return StoreFile(
@@ -307,7 +355,8 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
     files: list[StoreFile] = [path_error(path, reason) for path, reason in unresolved]
     table = LockTable()
     conversations = [item for item in found if isinstance(item, Conversation)]
-    _tidy(conversations, table)
+    if not options.dry_run:  # a dry run writes nothing, not even a cleanup
+        _tidy(conversations, table)
     rolled: list[str] = []
     for root, wanted, run in picked:
         covered: set[str] = set()
@@ -334,11 +383,12 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                         conversation,
                         lambda c=conversation, r=record, u=run: _restore_one(c, r, u, options),
                         table,
+                        dry_run=options.dry_run,
                     )
                 )
             files.extend(results)
             if results and all(f.status in ("migrated", "unchanged") for f in results):
-                if covered >= {r.path.rsplit("/", 1)[0] for r in run.files}:
+                if covered >= {r.path.rsplit("/", 1)[0] for r in run.files} and not options.dry_run:
                     manifest.mark_rolled_back(root.path, run.id)
                 rolled.append(run.id)
         if options.downgrade:
@@ -362,7 +412,14 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                         )
                     )
                     continue
-                files.append(_locked(item, lambda c=item: _downgrade_file(c, options.force), table))
+                files.append(
+                    _locked(
+                        item,
+                        lambda c=item: _downgrade_file(c, options.force, options),
+                        table,
+                        dry_run=options.dry_run,
+                    )
+                )
     table.close()
     files = [shown_file(f) for f in files]
     files.sort(key=lambda f: f.path)

@@ -16,9 +16,15 @@ from jp_migrate.errors import JpMigrateError
 from jp_migrate.rules import Rule, discover_rules, rules_dir
 
 
+class RuleId(str):
+    """A rule named by its id (`--rule ID`): never read as a directory, as `--rules DIR` is."""
+
+
 def _is_dir(item: str | Path, shipped: Mapping[str, Rule]) -> bool:
     """A `Path` (`--rules DIR`), or a string that is no shipped id and names a directory
     (a config's `rules`): a shipped id is never read as a directory of that name."""
+    if isinstance(item, RuleId):
+        return False
     return isinstance(item, Path) or (item not in shipped and Path(item).is_dir())
 
 
@@ -42,7 +48,10 @@ def select_rules(
             chosen.setdefault(str(item), shipped[str(item)])
         else:
             known = ", ".join(sorted(i for i in shipped if i != FAITHFUL_RULE))
-            raise JpMigrateError(f"--rule {item}: no such store rule (shipped: {known})")
+            hint = (
+                f"; for the rules in a directory use --rules {item}" if Path(item).is_dir() else ""
+            )
+            raise JpMigrateError(f"--rule {item}: no such store rule (shipped: {known}){hint}")
     chosen.pop(FAITHFUL_RULE, None)
     _load_builtin_rules()
     for rule_id, rule in chosen.items():

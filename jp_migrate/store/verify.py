@@ -106,7 +106,9 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
             )
     if legacy:
         problems.insert(
-            0, f"{len(legacy)} tool_call_response event(s) not migrated (first: {legacy[0]})"
+            0,
+            f"{len(legacy)} tool_call_response {'event' if len(legacy) == 1 else 'events'} "
+            f"not migrated (first: {legacy[0]})",
         )
     return problems, warnings, migrated
 
@@ -128,7 +130,8 @@ def verify_conversation(conversation: Conversation, backups: Backups | None = No
         loaded.events, _original(conversation, {} if backups is None else backups)
     )
     status = "error" if problems else "unchanged"
-    message = f"{len(problems)} problem(s): {problems[0]}" if problems else ""
+    noun = "problem" if len(problems) == 1 else "problems"
+    message = f"{len(problems)} {noun}: {problems[0]}" if problems else ""
     return StoreFile(
         **base,
         status=status,

@@ -1,0 +1,142 @@
+"""`jp-migrate adapt --config [PATH]`: choose the tools, edit their configs, say what changed.
+
+Exit codes: 0 done (or nothing to do), 1 `--check`/`--diff` found something to
+change, or a value changed by hand was left alone; 2 bad usage or a config that
+cannot be read.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from jp_migrate.adapt.configs import (
+    Change,
+    ConfigError,
+    Edited,
+    Options,
+    Target,
+    config_files,
+    edit,
+)
+from jp_migrate.visible import line
+
+
+def _say(text: str, *, err: bool = False) -> None:
+    stream = sys.stderr if err else sys.stdout
+    stream.write(line(text) + "\n")
+
+
+def _unmigratable(root: Path, files: Sequence[Path], undo: bool) -> list[Target]:
+    """The local tools the codemod cannot migrate, each named with why. A tool already
+    behind the adapter is judged by the command it replaced (so `--undo` undoes exactly
+    what `--unmigratable` did)."""
+    from jp_migrate.adapt.configs import original_command
+    from jp_migrate.adapt.unmigratable import why_unmigratable
+    from jp_migrate.bridge.command import parse_command
+    from jp_migrate.bridge.config import load_workspace
+
+    ws = load_workspace(root)
+    chosen: list[Target] = []
+    for name in sorted(ws.tools):
+        raw = ws.tools[name]
+        source = raw.get("source", "local")
+        if "command" not in raw or not (source == "local" or str(source).startswith("local.")):
+            continue
+        target = Target("tool", name)
+        was = original_command(files, target)
+        command = parse_command(was) if was is not None else ws.tool(name).command
+        assert command is not None
+        reason = why_unmigratable(command, root)
+        if reason is not None:
+            if not undo:
+                _say(f"tool {name!r}: needs the adapter: {reason}")
+            chosen.append(target)
+    return chosen
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomically (a temporary beside it, fsync, rename), keeping the file's mode;
+    a symlink is written through, never replaced."""
+    real = Path(os.path.realpath(path))
+    mode = os.stat(real).st_mode & 0o7777
+    tmp = real.with_name(f".{real.name}.jp-migrate.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        os.replace(tmp, real)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _show(change: Change, root: Path, dry: bool) -> None:
+    what = "tool" if change.target.kind == "tool" else "MCP server"
+    where = os.path.relpath(change.path, root)
+    note = " (not written)" if dry and change.status == "changed" else ""
+    _say(f"{where}: {what} {change.target.name!r}: {change.message}{note}")
+
+
+def run_config(
+    path: Path,
+    *,
+    tools: Sequence[str],
+    servers: Sequence[str],
+    unmigratable: bool,
+    check: bool,
+    diff: bool,
+    undo: bool,
+    force: bool,
+    adapter: str,
+) -> int:
+    from jp_migrate.bridge.config import find_root
+    from jp_migrate.codemod.api import unified_diff
+    from jp_migrate.errors import JpMigrateError
+
+    try:
+        root = find_root(path)
+        adapter_words = tuple(shlex.split(adapter))
+        if not adapter_words:
+            raise ConfigError("--adapter-command is empty")
+        files = config_files(root)
+        targets = [Target("tool", name) for name in tools]
+        targets += [Target("server", name) for name in servers]
+        if unmigratable:
+            targets += [t for t in _unmigratable(root, files, undo) if t not in targets]
+        if not targets:
+            if unmigratable:
+                _say("no tool needs the adapter")
+                return 0
+            raise ConfigError("name what to adapt: --tool NAME, --server NAME or --unmigratable")
+        options = Options("undo" if undo else "adapt", force, adapter_words)
+        edited, changes = edit(targets, files, options)
+    except (JpMigrateError, ValueError) as exc:
+        _say(f"error: {exc}", err=True)
+        return 2
+    for change in changes:
+        _show(change, root, check or diff)
+    conflicts = any(change.status == "conflict" for change in changes)
+    if diff:
+        for result in edited:
+            sys.stdout.write(
+                unified_diff(os.path.relpath(result.path), result.before, result.after)
+            )
+    if check or diff:
+        return 1 if edited or conflicts else 0
+    return _apply(edited) or (1 if conflicts else 0)
+
+
+def _apply(edited: Sequence[Edited]) -> int:
+    for result in edited:
+        try:
+            _write(result.path, result.after)
+        except OSError as exc:
+            _say(f"error: {result.path}: cannot write: {exc.strerror or exc}", err=True)
+            return 2
+    return 0

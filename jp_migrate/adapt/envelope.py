@@ -1,0 +1,130 @@
+"""One legacy tool run → the RFD 058 envelope the new host must read (SPEC §1, §2, §4).
+
+Pure: bytes in, text out. The run's reading is the legacy host's
+(`contract.plain`, `convert.host`); the models (pydantic) load only when the
+plain reading cannot decide (a question, a field of an odd type).
+
+Envelope policy (seed 001, SPEC §4): an envelope already in the new format
+passes through byte for byte; payloads are copied, never reformatted; a
+failure seen only as an exit status or stderr becomes an `isError` result
+carrying the text the legacy host stored, its details under `_meta`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from jp_migrate.contract.jsontext import dumps_compact, load_json
+from jp_migrate.contract.plain import envelope_candidate, outcome_reading, outcome_shape
+from jp_migrate.errors import ContractError
+
+# The rule ids an adaptation reports (`--provenance`), one per row of the mapping.
+PASSTHROUGH = "adapt-envelope-passthrough"
+SUCCESS = "adapt-outcome-success"
+ERROR = "adapt-outcome-error"
+NEEDS_INPUT = "adapt-outcome-needs-input"
+RAW = "adapt-raw-output"
+RAW_FAILURE = "adapt-raw-failure"
+NOT_UTF8 = "adapt-output-not-utf8"
+NOT_RUN = "adapt-tool-not-run"
+RULES = {
+    PASSTHROUGH: "stdout already an RFD 058 envelope: printed unchanged (never double-wrapped)",
+    SUCCESS: "Outcome::Success → one text block holding the content",
+    ERROR: "Outcome::Error → isError, the message as text, transient and trace in _meta",
+    NEEDS_INPUT: "Outcome::NeedsInput → the pre-amble as text, then a question block",
+    RAW: "raw stdout, exit 0 → one text block holding stdout",
+    RAW_FAILURE: "raw stdout, exit ≠ 0 → isError, the legacy failure text, details in _meta",
+    NOT_UTF8: "stdout not UTF-8 → isError naming the byte, details in _meta",
+    NOT_RUN: "the tool could not start or did not finish → isError naming why",
+}
+# Where the adapter puts what only it saw (exit status, stderr): a key of its own.
+ADAPTER_META = "computer.jp/adapter"
+ERROR_META = "computer.jp/error"
+
+
+class Adapted(NamedTuple):
+    """What to print (one line, or the tool's own envelope as it was), and why."""
+
+    text: str
+    rule: str
+    is_error: bool
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _failure(text: str, details: dict[str, Any]) -> dict[str, Any]:
+    """An isError envelope: `text` as the model reads it, `details` under the adapter's key."""
+    return {
+        "content": [_text(text)],
+        "isError": True,
+        "_meta": {ERROR_META: {"transient": False, "trace": []}, ADAPTER_META: details},
+    }
+
+
+def _line(envelope: dict[str, Any]) -> str:
+    return dumps_compact(envelope) + "\n"
+
+
+def adapt(name: str, stdout: bytes, stderr: bytes, exit_code: int) -> Adapted:
+    """The envelope for one finished run of the tool `name` (SPEC §2's mapping table)."""
+    err = stderr.decode("utf-8", "replace")
+    try:
+        out = stdout.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = stdout[exc.start : exc.start + 1].hex()
+        details = {"exit_code": exit_code, "stderr": err}
+        message = (
+            f"Tool '{name}' printed output that is not valid UTF-8 (byte {exc.start}: 0x{bad})."
+        )
+        return Adapted(_line(_failure(message, details)), NOT_UTF8, True)
+    obj = outcome_reading(out)
+    shape = outcome_shape(obj)
+    if shape == "success":
+        return Adapted(_line({"content": [_text(obj["content"])]}), SUCCESS, False)
+    if shape == "error":
+        meta = {ERROR_META: {"transient": obj["transient"], "trace": list(obj["trace"])}}
+        envelope = {"content": [_text(obj["message"])], "isError": True, "_meta": meta}
+        return Adapted(_line(envelope), ERROR, True)
+    if shape == "models":
+        modelled = _modelled(out)
+        if modelled is not None:
+            return modelled
+    if _is_envelope(out):
+        return Adapted(out, PASSTHROUGH, False)
+    if exit_code != 0:
+        from jp_migrate.convert.host import ToolRun, failure_text  # dataclasses: only here
+
+        run = ToolRun(name=name, stdout=out, stderr=err, exit_code=exit_code)
+        details = {"exit_code": exit_code, "stderr": err}
+        return Adapted(_line(_failure(failure_text(run), details)), RAW_FAILURE, True)
+    return Adapted(_line({"content": [_text(out)]}), RAW, False)
+
+
+def _is_envelope(out: str) -> bool:
+    try:
+        return envelope_candidate(load_json(out))
+    except ContractError:
+        return False
+
+
+def _modelled(out: str) -> Adapted | None:
+    """An `Outcome` only the models can read (a question, an odd field), as its envelope."""
+    from jp_migrate.contract.outcome import OutcomeError, OutcomeNeedsInput
+    from jp_migrate.contract.parse import dump, try_outcome
+    from jp_migrate.convert.upgrade import outcome_to_envelope
+
+    outcome = try_outcome(out)
+    if outcome is None:
+        return None
+    rule = NEEDS_INPUT if isinstance(outcome, OutcomeNeedsInput) else SUCCESS
+    if isinstance(outcome, OutcomeError):
+        rule = ERROR
+    envelope = dump(outcome_to_envelope(outcome))
+    return Adapted(_line(envelope), rule, isinstance(outcome, OutcomeError))
+
+
+def not_run(name: str, reason: str, details: dict[str, Any]) -> Adapted:
+    """The tool never ran, or never finished: `reason` is the one line the model reads."""
+    return Adapted(_line(_failure(f"Tool '{name}' {reason}", details)), NOT_RUN, True)

@@ -1,0 +1,183 @@
+"""Run a legacy tool as its host would have: stdin, environment, working directory its own.
+
+The tool leads a process group of its own (a new session), so what it starts
+can be found and ended: the signals that end a run (Ctrl-C, a host's SIGTERM,
+a closed terminal) are forwarded to the whole group, and whatever is left of
+the group once the tool exits is killed, so the adapter leaves no orphans.
+The group is killed while its leader is still unreaped (`waitid` with
+`WNOWAIT`), so its id cannot name anyone else's processes yet.
+
+Plain `os` calls rather than `subprocess`: this runs in front of every call of
+the tool, and `subprocess` (with what it imports) is a third of the start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import FrameType
+
+# What a host or a terminal sends to end a run; each is passed on to the tool's group.
+FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2")
+POLL_SECONDS = 0.2  # how often a wait looks at the tool, its deadline and the signals received
+# After a forwarded signal, how long the tool has to end before its group is killed.
+GRACE_SECONDS = 5.0
+EXIT_POLL_SECONDS = 0.005  # how often a tool whose output has closed is looked at
+# How long a killed group's output is still read (a child that left it may hold it).
+DRAIN_SECONDS = 1.0
+
+
+class Finished:
+    """A run that ended: its output, its status (128+N when signal N ended it, as a shell
+    reports it), the signal's name, and whether the adapter's timeout ended it."""
+
+    __slots__ = ("exit_code", "signal", "stderr", "stdout", "timed_out")
+
+    def __init__(
+        self, stdout: bytes, stderr: bytes, exit_code: int, sig: str | None, timed_out: bool
+    ) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exit_code = exit_code
+        self.signal = sig
+        self.timed_out = timed_out
+
+
+class CannotStart(Exception):
+    """The program could not be executed; `exit_code` is the shell's for the same case."""
+
+    def __init__(self, reason: str, exit_code: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.exit_code = exit_code
+
+
+def _kill_group(pid: int, signum: int = signal.SIGKILL) -> None:
+    try:
+        os.killpg(pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run(argv: Sequence[str], *, timeout: float | None = None) -> Finished:
+    """Run `argv` to completion; CannotStart when it cannot be executed at all."""
+    received: list[int] = []
+    child: list[int] = []
+
+    def forward(signum: int, _frame: FrameType | None) -> None:
+        received.append(signum)
+        if child:
+            _kill_group(child[0], signum)
+
+    previous = {}
+    for name in FORWARDED:
+        number = getattr(signal, name, None)
+        if number is not None:
+            previous[number] = signal.signal(number, forward)
+    try:
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        try:
+            pid = _spawn(argv, out_w, err_w)
+        except BaseException:
+            for fd in (out_r, err_r):
+                os.close(fd)
+            raise
+        finally:
+            os.close(out_w)
+            os.close(err_w)
+        child.append(pid)
+        for signum in received:  # a signal that came before the tool's group was known
+            _kill_group(pid, signum)
+        try:
+            stdout, stderr, timed_out = _collect(pid, out_r, err_r, received, timeout)
+        finally:
+            _kill_group(pid)  # what the tool left running in its group goes with it
+            os.close(out_r)
+            os.close(err_r)
+            status = os.waitpid(pid, 0)[1]  # the leader, unreaped until its group is gone
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        return Finished(stdout, stderr, 128 + number, _signal_name(number), timed_out)
+    return Finished(stdout, stderr, os.WEXITSTATUS(status), None, timed_out)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _spawn(argv: Sequence[str], out_w: int, err_w: int) -> int:
+    """The tool, started in a session of its own with stdout/stderr on our pipes."""
+    actions = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
+    try:
+        return os.posix_spawnp(argv[0], list(argv), os.environ, file_actions=actions, setsid=True)
+    except FileNotFoundError as exc:
+        raise CannotStart(f"{argv[0]!r}: {exc.strerror}", 127) from None
+    except OSError as exc:  # not executable, a directory, …
+        raise CannotStart(f"{argv[0]!r}: {exc.strerror or exc}", 126) from None
+
+
+def _exited(pid: int) -> bool:
+    """Whether the tool has exited (left unreaped)."""
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
+def _collect(
+    pid: int, out_r: int, err_r: int, received: list[int], timeout: float | None
+) -> tuple[bytes, bytes, bool]:
+    """Both pipes read to their end and the tool exited (as a host waits for both), and
+    whether the timeout ended the run.
+
+    The group is killed when the tool has exited but something it started still
+    holds its output open, when `timeout` passes, or GRACE_SECONDS after a
+    forwarded signal the tool did not end on (a host that sent SIGTERM kills
+    next, and then nothing could end the group); what it wrote by then is read
+    for DRAIN_SECONDS more.
+    """
+    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
+    poller = select.poll()
+    for fd in chunks:
+        poller.register(fd, select.POLLIN)
+    open_fds = set(chunks)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    drain_until: float | None = None
+    signalled: float | None = None
+    timed_out = False
+    while True:
+        # With its output closed, the tool is waited for in short steps (it is exiting).
+        wait = POLL_SECONDS if open_fds else EXIT_POLL_SECONDS
+        for fd, _event in poller.poll(wait * 1000):
+            data = os.read(fd, 65536)
+            if data:
+                chunks[fd].append(data)
+            else:
+                poller.unregister(fd)
+                open_fds.discard(fd)
+        exited = _exited(pid)
+        if exited and not open_fds:
+            break
+        now = time.monotonic()
+        if drain_until is not None:
+            if now >= drain_until or not open_fds:
+                break
+            continue
+        if received and signalled is None:
+            signalled = now
+        timed_out = deadline is not None and now >= deadline
+        late = signalled is not None and now - signalled >= GRACE_SECONDS
+        if timed_out or late or (exited and open_fds):
+            _kill_group(pid)
+            drain_until = now + DRAIN_SECONDS
+    return b"".join(chunks[out_r]), b"".join(chunks[err_r]), timed_out
