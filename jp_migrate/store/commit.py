@@ -32,6 +32,7 @@ from jp_migrate.store.plan import Plan
 from jp_migrate.store.settings import Result, Settings
 from jp_migrate.store.write import (
     commit,
+    evict_cached,
     fsync_path,
     link_or_copy,
     temp_path,
@@ -233,6 +234,7 @@ def _close(pending: Pending) -> None:
 
 def _write(pending: Pending, data: bytes, loaded: EventsFile) -> None:
     """On a pool thread: the temporary written (left open for its fsync), or the error."""
+    evict_cached(pending.conversation.events)  # read already; only its backup, or nothing, now
     try:
         pending.fd = write_temp(
             pending.tmp, data, loaded.mode, times=loaded.times, owner=loaded.owner
