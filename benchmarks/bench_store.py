@@ -432,6 +432,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--against", help="a directory holding another jp_migrate: time both, interleaved"
     )
+    parser.add_argument(
+        "--new", help="with --against: the jp_migrate to compare (default: this checkout's)"
+    )
     args = parser.parse_args(argv)
     conversations = max(4, int(1_000 * args.size))
     total = int(100_000_000 * args.size)
@@ -472,9 +475,11 @@ def main(argv: list[str] | None = None) -> int:
             once("check", lambda r: _migrate(r, check=True))
             once("floor", syscall_floor)
             if args.against:
-                here = Path(__file__).resolve().parents[1]
+                here = Path(args.new) if args.new else Path(__file__).resolve().parents[1]
+                pair = [("old", Path(args.against)), ("new", here)]
                 for name, options in COMPARED.items():  # the --no-backup pair last: frees inodes
-                    for label, code in (("old", Path(args.against)), ("new", here)):
+                    # Each goes first in every other round: the second of a pair runs slower.
+                    for label, code in pair if round_ % 2 == 0 else pair[::-1]:
                         root = _fresh(source, scratch, f"run{next(counter)}")
                         times.setdefault(f"{label}:{name}", []).append(
                             in_child(code, root, options)

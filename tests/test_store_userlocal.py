@@ -173,13 +173,15 @@ def test_the_migrator_holds_the_lock_in_user_storage_and_in_the_root(
     conversation_id = NAME.split("-")[0]
     roots = StorageRoot(storage, str(storage)).lock_roots
     assert roots == (str(user), str(storage))
-    held = HeldLock(LockTable(), roots, conversation_id)
+    table = LockTable()
+    held = HeldLock(table, roots, conversation_id)
     try:
         # JP opens the user-local lock if it exists, else the root's: both are held
         assert jp_try_lock(lock_path(user, conversation_id)) == "locked"
         assert jp_try_lock(lock_path(storage, conversation_id)) == "locked"
     finally:
         held.release()
+        table.close()
     assert not lock_path(user, conversation_id).exists()  # like jp: no lock file left
     assert not lock_path(storage, conversation_id).exists()
     assert os.listdir(user / "locks") == [] and os.listdir(storage / "locks") == []
@@ -191,8 +193,10 @@ def test_a_lock_found_held_in_one_place_releases_what_was_taken_in_the_other(
     storage, user = workspace(tmp_path, jp_data_home)
     conversation_id = NAME.split("-")[0]
     with held_by_jp(storage, conversation_id):  # JP's fallback place, taken second by us
+        table = LockTable()
         with pytest.raises(ConversationLocked):
-            HeldLock(LockTable(), (str(user), str(storage)), conversation_id)
+            HeldLock(table, (str(user), str(storage)), conversation_id)
+        table.close()
         assert not lock_path(user, conversation_id).exists()  # our first one was released
 
 

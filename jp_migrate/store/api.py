@@ -162,6 +162,8 @@ def run_stores(
     if run_id is not None:
         for lock_root in sorted({r for c in conversations for r in c.root.lock_roots}):
             lock.sweep(lock_root)  # lock files a killed run of ours left
+        for root in roots:
+            manifest.clear_discards(root)  # originals a killed --no-backup run parked
     # By real path: one store named twice (a symlink, two PATHs) has one run record,
     # which a second manifest.json for it would overwrite.
     records: dict[str, list[manifest.FileRecord]] = defaultdict(list)
@@ -185,6 +187,8 @@ def run_stores(
                 continue
             if written is not None:
                 run_dirs.append(written)
+        for root in roots:
+            manifest.clear_discards(root)
     files = [shown_file(f) for f in files]
     files.sort(key=lambda f: f.path)
     return StoreRun(files, run_dirs)

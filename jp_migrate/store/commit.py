@@ -32,6 +32,7 @@ from jp_migrate.store.plan import Plan
 from jp_migrate.store.settings import Result, Settings
 from jp_migrate.store.write import (
     commit,
+    evict_cached,
     fsync_path,
     link_or_copy,
     temp_path,
@@ -39,6 +40,7 @@ from jp_migrate.store.write import (
     write_temp,
 )
 
+COMMIT_THREADS = 3  # the pool: two writing temporaries, one making a batch durable
 BATCH_FILES = 32  # writes per commit batch (each holds a lock and a descriptor)
 BATCH_BYTES = 16 * 1024 * 1024  # ... and at most about this many new bytes
 
@@ -65,7 +67,9 @@ class Pending:
     tmp: str = ""
     fd: int = -1  # the temporary, open until its batch is durable
     batched: bool = False  # made durable by its batch's syncfs, not an fsync of its own
+    written: Future[None] | None = None  # the temporary's write, on the pool
     backup: str | None = None  # the backup link, once made
+    discard: str | None = None  # --no-backup: a second name of the original, dropped after
     error: str | None = None  # why it cannot be committed (set on the pool)
     settled: bool = False  # renamed into place, or abandoned: its lock released
 
@@ -127,13 +131,8 @@ class Committer:
             yield self._abandon(pending, _failed("writing the run record in", root, exc))
             return
         pending.tmp = temp_path(conversation.events)
-        try:
-            pending.fd = write_temp(
-                pending.tmp, plan.data, loaded.mode, times=loaded.times, owner=loaded.owner
-            )
-        except OSError as exc:
-            yield self._abandon(pending, _failed("writing", pending.tmp, exc))
-            return
+        # On a pool thread, beside the next conversion (the system calls release the GIL).
+        pending.written = self.pool.submit(_write, pending, plan.data, loaded)
         batch.pending.append(pending)
         batch.size += len(plan.data)
         if batch.full():
@@ -166,6 +165,9 @@ class Committer:
             for pending in waiting:
                 if not pending.settled:
                     self._abandon(pending, "interrupted")
+            parked = [p.discard for p in batch.pending if p.discard is not None]
+            if parked:
+                self.pool.submit(_drop, parked)
 
     def _commit_one(self, pending: Pending, error: str | None) -> Iterator[Result]:
         failure = pending.error or error
@@ -188,6 +190,8 @@ class Committer:
     def _abandon(self, pending: Pending, reason: str) -> Result:
         """The target is left as it was: the temporary and backup link go, the lock too."""
         pending.settled = True
+        if pending.written is not None:
+            pending.written.result()  # its temporary is written (or failed) before removal
         _close(pending)
         if pending.tmp:
             unlink(pending.tmp)
@@ -228,11 +232,46 @@ def _close(pending: Pending) -> None:
         pending.fd = -1
 
 
+def _write(pending: Pending, data: bytes, loaded: EventsFile) -> None:
+    """On a pool thread: the temporary written (left open for its fsync), or the error."""
+    evict_cached(pending.conversation.events)  # read already; only its backup, or nothing, now
+    try:
+        pending.fd = write_temp(
+            pending.tmp, data, loaded.mode, times=loaded.times, owner=loaded.owner
+        )
+    except OSError as exc:
+        pending.error = _failed("writing", pending.tmp, exc)
+
+
+def _park(pending: Pending, run_id: str) -> None:
+    """`--no-backup`: a second name for the original, so that its rename does not free its
+    blocks (on ext4 that happens inside the rename, and costs as much as writing them);
+    they are freed on the pool after the batch (`_drop`). Without it, the rename frees them."""
+    name = manifest.flat_name(pending.conversation.relative.replace("/", "."), EVENTS)
+    try:
+        path = os.path.join(manifest.discard_dir(pending.conversation.root.fspath, run_id), name)
+        unlink(path)  # never through a link planted there
+        os.link(pending.conversation.events, path)
+        pending.discard = path
+    except (OSError, JpMigrateError):
+        pass
+
+
+def _drop(paths: list[str]) -> None:
+    for path in paths:
+        unlink(path)
+
+
 def _make_durable(batch: _Batch, run_id: str) -> str | None:
-    """On a pool thread: journal the batch, keep the backups, make it all durable. An error
-    that spoils the whole batch (journal, sync) is returned; one of a file is kept on it."""
-    by_root: dict[str, list[manifest.FileRecord]] = {}
+    """On a pool thread, once the batch's writes are queued: journal the batch, keep the
+    backups, make it all durable. An error that spoils the whole batch (journal, sync) is
+    returned; one of a file is kept on it."""
     for pending in batch.pending:
+        assert pending.written is not None
+        pending.written.result()  # queued before this job: never waits for a later one
+    ready = [pending for pending in batch.pending if pending.error is None]
+    by_root: dict[str, list[manifest.FileRecord]] = {}
+    for pending in ready:
         by_root.setdefault(pending.conversation.root.fspath, []).append(pending.record)
     for root, records in by_root.items():
         run, synced = batch.runs[root]
@@ -241,8 +280,9 @@ def _make_durable(batch: _Batch, run_id: str) -> str | None:
         except OSError as exc:
             return _failed("recording the batch in", os.path.join(run, manifest.JOURNAL), exc)
     made: dict[tuple[str, str], str] = {}  # (root, backup directory) → made and checked
-    for pending in batch.pending:
+    for pending in ready:
         if pending.record.backup is None:
+            _park(pending, run_id)
             continue
         root = pending.conversation.root.fspath
         directory, _, name = pending.record.backup.rpartition("/")
@@ -257,7 +297,7 @@ def _make_durable(batch: _Batch, run_id: str) -> str | None:
         except (OSError, JpMigrateError) as exc:
             pending.error = _failed("keeping the backup", backup or directory, exc)
     try:
-        for pending in batch.pending:
+        for pending in ready:
             if not pending.batched and pending.error is None:
                 os.fsync(pending.fd)
             _close(pending)

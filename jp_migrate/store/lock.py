@@ -6,11 +6,14 @@ rewriting one, so `jp` cannot write it under us. A workspace's `jp` may lock in
 either of two `locks/` directories (`userlocal.lock_roots`); the lock is checked
 and held in each.
 
-A lock file we create holds `OURS`, is locked before anything else can see it
-unlocked for long (created exclusively, then locked at once), and is removed
-again while still locked. A lock file found in place (a `jp`'s) is locked and
-left there. A killed run leaves its lock files behind, unlocked: `sweep`
-removes those (marked as ours, held by nobody) before the next run takes any.
+A run holds one locked anchor file per `locks/` directory,
+`locks/.jp-migrate-<pid>.anchor`, and gives it each conversation's lock name
+with a hard link while it rewrites that conversation (see `LockTable`); where
+links are refused, each lock is a file of its own. Every file we make holds
+`OURS`, and its names are removed while still locked. A lock file found in place
+(a `jp`'s) is locked there and left. A killed run leaves its anchor and names
+behind, unlocked: `sweep` removes those (ours, held by nobody) before the next
+run or rollback takes any lock, so no later run meets them.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ from jp_migrate.store.write import StrPath, unlink
 
 LOCKS_DIR = "locks"
 OURS = b"jp-migrate\n"  # the content of a lock file we created (a jp's holds something else)
+ANCHOR_PREFIX = (
+    ".jp-migrate-"  # `locks/.jp-migrate-<pid>.anchor`: no conversation id, jp ignores it
+)
+ANCHOR_SUFFIX = ".anchor"
 
 
 class ConversationLocked(Exception):
@@ -72,7 +79,7 @@ def sweep(root: StrPath) -> None:
     try:
         if not safepath.exists_as_directory(root, LOCKS_DIR):
             return
-        names = [name for name in os.listdir(directory) if name.endswith(".lock")]
+        names = [n for n in os.listdir(directory) if n.endswith((".lock", ANCHOR_SUFFIX))]
     except (OSError, safepath.UnsafePath):
         return  # run_stores reports a bad locks/ once
     for name in names:
@@ -91,48 +98,103 @@ def sweep(root: StrPath) -> None:
 
 
 @dataclass
-class _Lock:
-    """One lock file held: `created` by us (removed on release) or found (left)."""
+class _Anchor:
+    """This run's locked file in one `locks/` directory, linked under each lock name."""
 
     path: str
     fd: int
+
+
+def _make_anchor(directory: str) -> _Anchor | None:
+    """A new anchor, locked before anything is linked to it; None where none can be made."""
+    path = os.path.join(directory, f"{ANCHOR_PREFIX}{os.getpid()}{ANCHOR_SUFFIX}")
+    unlink(path)  # a dead run's of the same pid: never through a link planted there
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if os.write(fd, OURS) == len(OURS):
+            return _Anchor(path, fd)
+    except OSError:
+        pass
+    unlink(path)
+    os.close(fd)
+    return None
+
+
+@dataclass
+class _Lock:
+    """One lock file held: a name of the anchor (`fd` None), a file `created` by us, or
+    one found in place (a `jp`'s: left there)."""
+
+    path: str
+    fd: int | None
     created: bool
 
     @classmethod
-    def take(cls, path: str) -> _Lock:
+    def take(cls, path: str, anchor: _Anchor | None) -> _Lock:
         """Raises ConversationLocked, or FileNotFoundError when `locks/` is not there."""
         flags = os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC
+        if anchor is not None:
+            try:
+                os.link(anchor.path, path)  # a name, no new inode: already locked
+                return cls(path, None, True)
+            except FileExistsError:
+                return cls._found(path)
+            except FileNotFoundError:
+                raise
+            except OSError:
+                pass  # links refused here: a file of its own
         try:
-            fd, created = os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644), True
+            fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
-            fd, created = os.open(path, flags), False
-        if not _try_lock(fd):  # a jp's (or our fresh file, opened and locked by a jp first)
+            return cls._found(path)
+        if not _try_lock(fd):  # a jp opened our fresh file and locked it first
             os.close(fd)
             raise ConversationLocked(path)
-        if created:
-            try:
-                os.write(fd, OURS)
-            except OSError:
-                unlink(path)
-                os.close(fd)
-                raise
-        return cls(path, fd, created)
+        try:
+            os.write(fd, OURS)
+        except OSError:
+            unlink(path)
+            os.close(fd)
+            raise
+        return cls(path, fd, True)
+
+    @classmethod
+    def _found(cls, path: str) -> _Lock:
+        """A lock file already there: locked in place; removed after only when it is ours
+        (a killed run's, met after the sweep)."""
+        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+        if not _try_lock(fd):
+            os.close(fd)
+            raise ConversationLocked(path)
+        return cls(path, fd, os.pread(fd, len(OURS) + 1, 0) == OURS)
 
     def release(self) -> None:
         if self.created:  # like JP, leave no lock file behind; one we found stays
             unlink(self.path)  # still locked here: the name never exists unlocked
-        os.close(self.fd)  # closing releases the flock
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the flock (the anchor stays locked)
 
 
 @dataclass
 class LockTable:
-    """The conversation locks one run holds. One conversation can have two copies (a
+    """The conversation locks one run holds (`close` it when done).
+
+    Creating and removing a file per lock costs an inode each (creating and, at the
+    close of an unlinked file, freeing one are the dearest metadata operations on
+    ext4), so the table locks one anchor file per `locks/` directory for the whole
+    run and links it under each lock name it holds: a `jp` opening the name finds it
+    locked, as if it were a file of its own. One conversation can have two copies (a
     workspace's `.jp/` and its user-local copy, JP's RFD 031), both guarded by the one
-    lock of its id: the second copy shares the lock the first holds."""
+    lock of its id: the second copy shares the lock the first holds.
+    """
 
     held: dict[str, tuple[_Lock, int]] = field(default_factory=dict)  # path → (lock, users)
     guard: threading.Lock = field(default_factory=threading.Lock)
-    checked: set[str] = field(default_factory=set)  # `locks/` directories made and checked
+    anchors: dict[str, _Anchor | None] = field(default_factory=dict)  # `locks/` → its anchor
 
     def hold(self, path: str) -> None:
         with self.guard:
@@ -141,15 +203,15 @@ class LockTable:
 
     def _take(self, path: str) -> _Lock:
         directory = os.path.dirname(path)
-        if directory in self.checked:
+        if directory in self.anchors:
             try:
-                return _Lock.take(path)
-            except FileNotFoundError:  # `locks/` removed since: made again below
-                pass
+                return _Lock.take(path, self.anchors[directory])
+            except FileNotFoundError:  # `locks/` (or the anchor) removed since
+                self._drop(directory)
         # JP makes `locks/` the same way (`create_dir_all`); a link planted there is refused.
         safepath.directory(os.path.dirname(directory), os.path.basename(directory))
-        self.checked.add(directory)
-        return _Lock.take(path)
+        self.anchors[directory] = _make_anchor(directory)
+        return _Lock.take(path, self.anchors[directory])
 
     def unhold(self, path: str) -> None:
         with self.guard:
@@ -158,6 +220,18 @@ class LockTable:
                 self.held[path] = (lock, count - 1)
             else:
                 lock.release()
+
+    def _drop(self, directory: str) -> None:
+        anchor = self.anchors.pop(directory, None)
+        if anchor is not None:
+            unlink(anchor.path)  # unlinked while locked, then unlocked
+            os.close(anchor.fd)
+
+    def close(self) -> None:
+        """Every lock is released by now: the anchors go."""
+        with self.guard:
+            for directory in list(self.anchors):
+                self._drop(directory)
 
 
 class HeldLock:

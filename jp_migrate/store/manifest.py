@@ -5,6 +5,7 @@
     .jp-migrate/runs/<run-id>/journal.jsonl   one line per file, appended as it is written
     .jp-migrate/runs/<run-id>/backup/conversations/<name>.events.json   the originals (hard links)
     .jp-migrate/runs/<run-id>/rolled-back     present once the run was undone
+    .jp-migrate/discard/<run-id>/…            --no-backup: originals awaiting deletion
 
 Only a run that changed a file leaves a record. Run ids sort by time. The
 journal survives a crash (the manifest is written at the end of a run), so an
@@ -37,6 +38,7 @@ MANIFEST = "manifest.json"
 JOURNAL = "journal.jsonl"
 BACKUP = "backup"
 ROLLED_BACK = "rolled-back"
+DISCARD = "discard"
 MANIFEST_SCHEMA = "jp-migrate.store-run.v1"
 
 
@@ -115,6 +117,21 @@ def ensure_state_dir(root: Path) -> Path:
     finally:
         os.close(fd)
     return state
+
+
+def discard_dir(root: str, run_id: str) -> str:
+    """Where a `--no-backup` run parks its replaced originals until they are unlinked."""
+    return safepath.directory(root, STATE_DIR, DISCARD, checked_run_id(run_id))
+
+
+def clear_discards(root: Path) -> None:
+    """Remove what a killed `--no-backup` run left parked: second names of replaced
+    originals, never a backup (removing one early only makes its rename slower)."""
+    try:
+        if safepath.exists_as_directory(root, STATE_DIR, DISCARD):
+            shutil.rmtree(root / STATE_DIR / DISCARD, ignore_errors=True)
+    except safepath.UnsafePath:
+        pass  # a link there is not followed, nor removed
 
 
 def backup_name(relative: str) -> str:

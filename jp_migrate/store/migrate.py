@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import ContractError, JpMigrateError
-from jp_migrate.store.commit import Committer
+from jp_migrate.store.commit import COMMIT_THREADS, Committer
 from jp_migrate.store.discover import Conversation
 from jp_migrate.store.layout import OUR_TEMP, Refused, inspect
 from jp_migrate.store.load import EventsFile, read_events
@@ -72,8 +72,20 @@ def migrate_many(
     conversations: Iterable[Conversation], settings: Settings, *, locks: LockTable | None = None
 ) -> Iterator[Result]:
     """A Result per conversation, in the order their work ends (a change once committed)."""
-    locks = locks if locks is not None else LockTable()
-    with ThreadPoolExecutor(1, thread_name_prefix="jp-migrate-commit") as pool:
+    table = locks if locks is not None else LockTable()
+    try:
+        yield from _migrate_many(conversations, settings, table)
+    finally:
+        if locks is None:
+            table.close()  # every lock is released by now
+
+
+def _migrate_many(
+    conversations: Iterable[Conversation], settings: Settings, locks: LockTable
+) -> Iterator[Result]:
+    # Writers beside the conversions, and a batch made durable beside the next one's writes
+    # (a durable job waits only for writes queued before it: three threads never deadlock).
+    with ThreadPoolExecutor(COMMIT_THREADS, thread_name_prefix="jp-migrate-commit") as pool:
         committer = Committer(settings, pool) if settings.mode == "write" else None
         try:
             for conversation in conversations:

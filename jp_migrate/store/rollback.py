@@ -308,6 +308,8 @@ def _tidy(conversations: list[Conversation], table: LockTable) -> None:
     (each removed under its conversation's lock: a live run holds it while writing one)."""
     for lock_root in sorted({r for c in conversations for r in c.root.lock_roots}):
         lock.sweep(lock_root)
+    for root in {c.root.path for c in conversations}:
+        manifest.clear_discards(root)
     for conversation in conversations:
         leftover = temp_path(conversation.events)
         if os.path.lexists(leftover):
@@ -353,7 +355,8 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
     files: list[StoreFile] = [path_error(path, reason) for path, reason in unresolved]
     table = LockTable()
     conversations = [item for item in found if isinstance(item, Conversation)]
-    _tidy(conversations, table)
+    if not options.dry_run:  # a dry run writes nothing, not even a cleanup
+        _tidy(conversations, table)
     rolled: list[str] = []
     for root, wanted, run in picked:
         covered: set[str] = set()
@@ -417,6 +420,7 @@ def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
                         dry_run=options.dry_run,
                     )
                 )
+    table.close()
     files = [shown_file(f) for f in files]
     files.sort(key=lambda f: f.path)
     return RollbackRun(files, rolled)

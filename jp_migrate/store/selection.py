@@ -48,7 +48,9 @@ def select_rules(
             chosen.setdefault(str(item), shipped[str(item)])
         else:
             known = ", ".join(sorted(i for i in shipped if i != FAITHFUL_RULE))
-            hint = f"; for the rules in a directory use --rules {item}" if Path(item).is_dir() else ""
+            hint = (
+                f"; for the rules in a directory use --rules {item}" if Path(item).is_dir() else ""
+            )
             raise JpMigrateError(f"--rule {item}: no such store rule (shipped: {known}){hint}")
     chosen.pop(FAITHFUL_RULE, None)
     _load_builtin_rules()

@@ -8,7 +8,6 @@ unchanged. Events that would not survive a downgrade are reported as warnings.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +27,9 @@ from jp_migrate.store.load import parse_events, read_events
 from jp_migrate.store.lock import is_locked
 from jp_migrate.store.plan import check_blobs
 
+Backups = dict[Path, dict[str, Path]]  # per storage root, found once per run: `_backups`
 
-@cache
+
 def _backups(root: Path) -> dict[str, Path]:
     """relative events path → its newest backup (runs not rolled back), per storage root."""
     found: dict[str, Path] = {}
@@ -48,8 +48,11 @@ def _backups(root: Path) -> dict[str, Path]:
     return found
 
 
-def _original(conversation: Conversation) -> list[Any] | None:
-    backup = _backups(conversation.root.path).get(f"{conversation.relative}/{EVENTS}")
+def _original(conversation: Conversation, backups: Backups) -> list[Any] | None:
+    root = conversation.root.path
+    if root not in backups:
+        backups[root] = _backups(root)
+    backup = backups[root].get(f"{conversation.relative}/{EVENTS}")
     if backup is None:
         return None
     try:
@@ -110,7 +113,8 @@ def check_events(events: list[Any], original: list[Any] | None) -> tuple[list[st
     return problems, warnings, migrated
 
 
-def verify_conversation(conversation: Conversation) -> StoreFile:
+def verify_conversation(conversation: Conversation, backups: Backups | None = None) -> StoreFile:
+    """One conversation checked; `backups` is the run's, filled as roots are met."""
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
     if is_locked(conversation.root.lock_roots, conversation.id):  # first: a jp mid-write
@@ -122,7 +126,9 @@ def verify_conversation(conversation: Conversation) -> StoreFile:
         return StoreFile(**base, status=exc.status, message=str(exc))
     except ContractError as exc:
         return StoreFile(**base, status="error", message=exc.reason)
-    problems, warnings, migrated = check_events(loaded.events, _original(conversation))
+    problems, warnings, migrated = check_events(
+        loaded.events, _original(conversation, {} if backups is None else backups)
+    )
     status = "error" if problems else "unchanged"
     noun = "problem" if len(problems) == 1 else "problems"
     message = f"{len(problems)} {noun}: {problems[0]}" if problems else ""

@@ -30,16 +30,15 @@ import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
 from multiprocessing.synchronize import Event
 
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store.discover import Conversation
 from jp_migrate.store.migrate import Result, Settings, migrate_many
-from jp_migrate.store.verify import verify_conversation
+from jp_migrate.store.verify import Backups, verify_conversation
 
 STOP_GRACE = 30.0  # seconds the workers get to wind down after a stop
 BROKEN_GRACE = 5.0  # ... after one of them died
@@ -54,7 +53,8 @@ POLL = 0.1  # seconds between looks for a worker that died, while none sends any
 
 @dataclass(frozen=True)
 class _Feed:
-    """What the parent shares with its forked workers (inherited, never pickled)."""
+    """What the parent shares with its forked workers (inherited through the fork: the
+    arguments of a forked Process are never pickled)."""
 
     chunks: list[list[Conversation]]  # the run's conversations, a chunk taken at a time
     stop: Event  # set by the parent to stop the run
@@ -62,15 +62,17 @@ class _Feed:
     results: multiprocessing.queues.Queue[list[Result] | None]  # worker → parent; None: done
 
 
-_FEED: _Feed | None = None  # in a worker: the parent's
-
-
 def results(
     conversations: Iterable[Conversation], settings: Settings, verify: bool
 ) -> Iterator[Result]:
     if verify:
-        return (Result(verify_conversation(c)) for c in conversations)
+        backups: Backups = {}  # this run's, found as roots are met
+        return (Result(verify_conversation(c, backups)) for c in conversations)
     return migrate_many(conversations, settings)
+
+
+class _WorkerDied(Exception):
+    """A worker ended without saying it was done (killed from outside)."""
 
 
 def run_jobs(
@@ -82,62 +84,61 @@ def run_jobs(
             yield [result]
         return
     chunks = _chunks(conversations, max(1, min(CHUNK, len(conversations) // (jobs * 8))))
-    workers = min(jobs, len(chunks))
     context = multiprocessing.get_context("fork")
     feed = _Feed(chunks, context.Event(), context.Value("q", 0), context.Queue())
-    executor = ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_worker_start, initargs=(feed,)
-    )
-    futures: list[Future[None]] = []
+    processes = [
+        context.Process(target=_worker, args=(feed, settings, verify), daemon=True)
+        for _ in range(min(jobs, len(chunks)))
+    ]
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:  # the workers are forked here, inheriting the mask (see _worker)
+        for process in processes:
+            process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending signal lands now
     try:
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-        try:  # the workers are forked here, inheriting the mask (see _worker_start)
-            futures = [executor.submit(_work, settings, verify) for _ in range(workers)]
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending signal lands now
-        yield from _received(feed, futures)
-        for future in futures:
-            future.result()
-    except BrokenProcessPool:
+        yield from _received(feed, processes)
+    except _WorkerDied:
         feed.stop.set()
         # The survivors stop at their next conversation. One may instead wait forever: a
-        # worker killed while idle, or while taking work or sending results, held a lock
-        # the others need. The pool would then wait for it after a SIGTERM, which workers
-        # ignore; so it is killed after a short grace.
-        deadline = time.monotonic() + BROKEN_GRACE
-        for process in multiprocessing.active_children():
-            process.join(max(0.0, deadline - time.monotonic()))
-        _kill_workers()
+        # worker killed while taking work or sending results held a lock the others need.
+        # Workers ignore SIGTERM, so it is killed after a short grace.
+        _join(processes, BROKEN_GRACE)
         raise JpMigrateError(
             "a --jobs worker process died (killed from outside?): the run stopped; rerun "
             "it to finish, or `jp-migrate rollback` what it committed"
         ) from None
     except BaseException:  # Ctrl-C, SIGTERM (the CLI raises KeyboardInterrupt), a closed generator
         feed.stop.set()
-        executor.shutdown(wait=False, cancel_futures=True)
-        # A future cancelled before it ran never wakes `wait`: wait for the started ones only
-        # (they return at once, stopped); `cancel` fails for those.
-        started = [future for future in futures if not future.cancel()]
-        try:
-            wait(started, timeout=STOP_GRACE)
-        finally:
-            _kill_workers()  # still busy after the grace, or a second Ctrl-C came
+        _join(processes, STOP_GRACE)  # each finishes its conversation, abandons the rest
         raise
+    _join(processes, STOP_GRACE)  # done: each exits once its results are sent
+
+
+def _join(processes: list[BaseProcess], grace: float) -> None:
+    """Wait up to `grace` seconds for the workers to end; kill those still there (still
+    busy, or a second Ctrl-C came)."""
+    deadline = time.monotonic() + grace
+    try:
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        for process in processes:
+            if process.exitcode is None:
+                process.kill()
+                process.join()
 
 
-def _received(feed: _Feed, futures: list[Future[None]]) -> Iterator[list[Result]]:
-    """What the workers send, until each has said it is done. A worker that died says
-    nothing more: its future then holds the pool's BrokenProcessPool, raised here."""
-    running = len(futures)
+def _received(feed: _Feed, processes: list[BaseProcess]) -> Iterator[list[Result]]:
+    """What the workers send, until each has said it is done (None). A worker that died
+    says nothing more: _WorkerDied."""
+    running = len(processes)
     while running:
-        for future in futures:
-            if future.done():
-                future.result()  # raises what ended a worker early; else it said done
         try:
             sent = feed.results.get(timeout=POLL)
         except queue.Empty:
+            if any(process.exitcode not in (None, 0) for process in processes):
+                raise _WorkerDied from None
             continue
         if sent is None:
             running -= 1
@@ -145,26 +146,23 @@ def _received(feed: _Feed, futures: list[Future[None]]) -> Iterator[list[Result]
             yield sent
 
 
-def _kill_workers() -> None:
-    for process in multiprocessing.active_children():
-        process.kill()
-
-
-def _worker_start(feed: _Feed) -> None:
+def _worker(feed: _Feed, settings: Settings, verify: bool) -> None:
     """A worker ignores the stop signals (the parent stops it), dies with its parent, and
     only then unblocks the signals it was forked with blocked: none reaches the CLI's
     handlers here (in a worker, a KeyboardInterrupt is a traceback on stderr)."""
-    global _FEED
-    _FEED = feed
-    # What this worker sent and the parent no longer reads (it stopped the run) must not
-    # hold the worker at its exit; in a run that ends, the parent reads all of it first.
-    feed.results.cancel_join_thread()
     for number in STOP_SIGNALS:
         signal.signal(number, signal.SIG_IGN)
     if sys.platform == "linux":
         pr_set_pdeathsig = 1
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    if _work(feed, settings, verify):
+        feed.results.close()
+        feed.results.join_thread()  # everything sent is in the pipe before the worker exits
+    else:
+        # What this worker sent and the parent no longer reads (it stopped the run) must
+        # not hold the worker at its exit.
+        feed.results.cancel_join_thread()
 
 
 class _Stopped(Exception):
@@ -186,13 +184,11 @@ def _taken(feed: _Feed) -> Iterator[Conversation]:
             yield conversation
 
 
-def _work(settings: Settings, verify: bool) -> None:
+def _work(feed: _Feed, settings: Settings, verify: bool) -> bool:
     """A worker's share of a `--jobs` run: chunks taken from the common list as it goes,
     all through one `migrate_many` (one pipeline of batches, drained once); its results
     sent to the parent a few dozen at a time, then None. On a stop, what is not committed
-    yet is abandoned (`migrate_many` removes its temporaries)."""
-    feed = _FEED
-    assert feed is not None
+    yet is abandoned (`migrate_many` removes its temporaries): False."""
     sent: list[Result] = []
     try:
         for result in results(_taken(feed), settings, verify):
@@ -201,10 +197,11 @@ def _work(settings: Settings, verify: bool) -> None:
                 feed.results.put(sent)
                 sent = []
     except _Stopped:
-        return
+        return False
     if sent:
         feed.results.put(sent)
     feed.results.put(None)
+    return True
 
 
 def _chunks(conversations: list[Conversation], size: int) -> list[list[Conversation]]:

@@ -70,6 +70,26 @@ def _copy(source: StrPath, destination: StrPath) -> None:
             os.fsync(dst.fileno())
 
 
+def evict_cached(path: StrPath) -> None:
+    """Drop a file's clean pages from the page cache (a hint: its bytes stay on disk).
+
+    For an original that a migration replaces: its cached pages are freed at once
+    and the new file's pages reuse them, so a run does not grow the page cache by
+    the old store on top of the new one. Where the hint cannot be given, nothing
+    changes but the cache, so that is not an error.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    except (AttributeError, OSError):
+        pass
+    finally:
+        os.close(fd)
+
+
 def fsync_path(path: StrPath) -> None:
     """fsync a file or a directory (its entries) by name."""
     fd = os.open(path, os.O_RDONLY)
