@@ -26,6 +26,7 @@ from jp_migrate.codemod.hints import with_advice
 from jp_migrate.codemod.keyed import Keyed, keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
 from jp_migrate.codemod.mcpserver import in_mcp_server, is_mcp_server
+from jp_migrate.codemod.models import Models
 from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.positions import Locator
 from jp_migrate.codemod.precheck import file_is_skipped, may_contain_outcome, skip_lines
@@ -176,20 +177,21 @@ def _fixed_reads(
     keyed: Keyed,
     outcome_nodes: frozenset[int],
     link: Link | None,
-) -> list[Finding]:
+) -> list[Finding] | None:
     """Every read of a legacy key in the file, rewritten where `readback` maps it.
 
     Only when every Outcome site of the file (and of the files its helpers come
-    from) is rewritten: a value the reads see is then always an envelope.
+    from) is rewritten: a value the reads see is then always an envelope. None
+    when that does not hold (`settle` decides then); `[]`: no read at all.
     """
     if link is not None and not link.clean:
-        return []
+        return None
     if any(f.action == "unhandled" for f in findings):
-        return []
+        return None
     outcomes = {id(f.outcome) for f in findings if f.outcome is not None}
     helpers = frozenset(link.helpers) if link is not None else frozenset()
     if not outcomes and not helpers:
-        return []
+        return None
     variables = {k: v for k, v in keyed.variables.items() if k in outcomes}
     return read_findings(
         found, outcomes, variables, keyed.owned, outcome_nodes, helpers, rewrite=True
@@ -229,6 +231,7 @@ def _migrate_source(
             names.shape,
             classes,
             outcome_dataclasses(found, module),
+            Models(module),
         )
     )
     taken = {id(f.anchor) for f in findings}  # a key a name holds may be resolved already
@@ -255,9 +258,10 @@ def _migrate_source(
         return f"{span.line}:{span.column}"
 
     fixed = _fixed_reads(findings, found, keyed, outcome_nodes, link)
-    fixed = _not_skipped([f for f in fixed if id(f.anchor) not in reported], locator, skipped)
-    reads_fixed = bool(fixed) and all(f.action == "rewritten" for f in fixed)
-    if reads_fixed:
+    if fixed is not None:
+        fixed = _not_skipped([f for f in fixed if id(f.anchor) not in reported], locator, skipped)
+    reads_fixed = fixed is not None and all(f.action == "rewritten" for f in fixed)
+    if fixed is not None and reads_fixed:
         findings += fixed  # nothing left to block: reads and Outcomes migrate together
     else:
         findings = settle(findings, reads_of, where)
