@@ -253,7 +253,7 @@ NOT_LITERAL = {
             CONTENT = "text"
         print(json.dumps({TYPE: "success", CONTENT: "x"}))
         """,
-        "7:18: codemod-spread: `**` spread or a key that is not a constant string in a success",
+        "7:18: codemod-spread: a key `CONTENT` that is not a constant string in a success",
     ),
     "keys are class attributes": (
         """

@@ -72,7 +72,11 @@ def _finding(
         # tool's output: `print(json.dumps({"type": kind, **fields}))` in an output helper.
         sink = printed(node) if None in keys else None
         if sink is not None:
-            reason = f'a "type" that is not a constant string, in a dict passed to {sink}'
+            shown = cst.Module([]).code_for_node(type_entry.value)
+            reason = (
+                f'a "type" taken from `{shown}`, not a constant string, in a dict passed to '
+                f"{sink}: which Outcome it is is only known when the tool runs"
+            )
             return Finding(node, DYNAMIC_TYPE, "unhandled", reason)
         return None
     if tag not in TAGS:

@@ -1,0 +1,30 @@
+"""A refused spread or dynamic tag names the expression in the way and what to write instead."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from jp_migrate.codemod import migrate_source
+
+
+def test_a_spread_names_what_it_spreads_and_the_keys_to_write_out() -> None:
+    source = """
+    def main(text):
+        extra = dict(content=text)
+        return {"type": "success", **extra}
+    """
+    (site,) = migrate_source(dedent(source)).sites
+    assert site.rule == "codemod-spread"
+    assert site.reason.startswith("`**extra` in a success Outcome")
+    assert "write the keys it brings (`content`) into the Outcome itself" in site.reason
+
+
+def test_a_dynamic_tag_names_where_it_comes_from() -> None:
+    source = """
+    import json
+    kind, payload = verdict()
+    print(json.dumps({"type": kind, **payload}))
+    """
+    (site,) = migrate_source(dedent(source)).sites
+    assert site.rule == "codemod-dynamic-type"
+    assert site.reason.startswith('a "type" taken from `kind`, not a constant string')
