@@ -31,3 +31,18 @@ def test_a_dynamic_tag_names_where_it_comes_from() -> None:
     (site,) = migrate_source(dedent(source), precheck=False).sites
     assert site.rule == "codemod-dynamic-type"
     assert site.reason.startswith('a "type" taken from `kind`, not a constant string')
+
+
+def test_a_legacy_key_written_to_is_not_rewritten_as_a_read() -> None:
+    # `del`, a `for` target and a `with … as` target store into the key: a read put
+    # there would not compile, so the file's reads stay reported.
+    for statement in (
+        'del r["content"]',
+        'for r["trace"] in []: pass',
+        'with f() as r["content"]: pass',
+    ):
+        source = f'def ok(t):\n    return {{"type": "success", "content": t}}\nr = ok("a")\n{statement}\n'
+        result = migrate_source(source)
+        assert result.status == "unchanged", statement
+        reads = [s for s in result.sites if s.rule == "codemod-reads-legacy-keys"]
+        assert [s.action for s in reads] == ["unhandled"], statement

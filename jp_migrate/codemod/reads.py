@@ -617,6 +617,20 @@ def _comparison_findings(
     return new
 
 
+def _target_subscripts(found: Scan) -> set[int]:
+    """Subscripts written to, not read: a read rewritten there would not compile (`del r["x"]`)."""
+    roots = [t for t, _i in found.loops] + [a.target for a in found.augmented] + found.targets
+    out = set(found.stored)
+    stack: list[cst.CSTNode] = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Subscript):
+            out.add(id(node))
+        elif isinstance(node, (cst.Tuple, cst.List, cst.StarredElement, cst.Element, cst.Del)):
+            stack.extend(children(node))
+    return out
+
+
 def read_findings(
     found: Scan,
     outcomes: set[int],
@@ -635,6 +649,7 @@ def read_findings(
     `rewrite`: reads of a shape `readback` maps are rewritten rather than reported.
     """
     fixable = _fixable(found) if rewrite else {}
+    bound = _target_subscripts(found) if rewrite else set()
     holders: Holders | None = None
     out, candidates = _match_findings(found)
     outcomes = outcomes | partial_templates(found, outcomes | sites)
@@ -659,6 +674,7 @@ def read_findings(
                 if rewrite
                 and candidate.rule == READS_LEGACY_KEYS
                 and isinstance(anchor, cst.Subscript)
+                and id(anchor) not in bound
                 else None
             )
             if new is not None:
