@@ -20,11 +20,23 @@ from _replies import ok, fail as bad
 def main(x):
     print(json.dumps(ok(x) if x else bad("empty")))
 """
+# `r.get("content")` is a read no mapping rewrites (a default may stand for a missing key).
 READER = """import _replies
 
 def main():
     r = _replies.ok("hi")
-    print(r["content"])
+    print(r.get("content"))
+"""
+READS_MAPPED = """import json
+import _replies
+from _replies import fail
+
+def main(x):
+    r = _replies.ok(x) if x else fail("empty")
+    if r["type"] == "error":
+        print(json.dumps(fail("wrapped: " + r["message"])))
+    elif r["type"] != "needs_input":
+        print(f"{r['content']} {r['trace'] if r['type'] == 'error' else ''}")
 """
 
 
@@ -56,6 +68,25 @@ def test_a_read_of_a_sibling_helper_blocks_its_rewrite_and_both_say_so(tmp_path:
     (read,) = sites["reader.py"]
     assert read.startswith("5:11: unhandled: reads the legacy Outcome key 'content' of `r`")
     assert "`_replies.ok()`" in read
+
+
+def test_reads_of_a_known_shape_migrate_with_the_helper_they_read(tmp_path: Path) -> None:
+    sites = _run(tmp_path, {"_replies.py": REPLIES, "reader.py": READS_MAPPED})
+    assert all(": rewritten: " in s for site in sites.values() for s in site)
+    assert '"type": "success"' not in (tmp_path / "_replies.py").read_text()
+    after = (tmp_path / "reader.py").read_text()
+    assert 'if r.get("isError") is True:' in after
+    assert 'elif (not any(block.get("type") == "question" for block in r["content"])):' in after
+    text = "''.join(block['text'] for block in r['content'] if block.get('type') == 'text')"
+    assert f"print(f\"{{{text}}} {{r['_meta']['computer.jp/error']['trace'] if" in after
+    assert '"wrapped: " + "".join(block["text"] for block in r["content"]' in after
+
+
+def test_a_read_of_a_helper_whose_file_refuses_a_site_is_not_rewritten(tmp_path: Path) -> None:
+    refusing = REPLIES + "\ndef odd(kind):\n    return {'type': kind, 'content': 'x'}\n"
+    sites = _run(tmp_path, {"_replies.py": refusing, "reader.py": READS_MAPPED})
+    assert (tmp_path / "reader.py").read_text() == READS_MAPPED
+    assert all(": unhandled: " in s for s in sites["reader.py"])
 
 
 def test_a_sibling_that_does_not_parse_is_one_error_and_the_rest_migrates(tmp_path: Path) -> None:

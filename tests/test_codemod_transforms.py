@@ -181,7 +181,7 @@ def test_a_read_of_legacy_keys_blocks_the_outcome_it_sees_and_says_so() -> None:
 
         def main():
             r = ok("hi")
-            print(r["content"])
+            print(r.get("content"))
             print(json.dumps(fail("no")))
         """
     result = migrate_source(dedent(source))

@@ -166,11 +166,10 @@ def _links(files: Sequence[Path]) -> dict[Path, Link]:
     if not imports:
         return {}
     targets = {i.target for found in imports.values() for i in found}
-    exports = {
-        t: migrate_source(sources[t], generate=False, link=Link()).exports
-        for t in targets
-        if t in sources
+    checked = {
+        t: migrate_source(sources[t], generate=False, link=Link()) for t in targets if t in sources
     }
+    exports = {t: result.exports for t, result in checked.items()}
     helpers: dict[Path, dict[str, str]] = {}
     owners: dict[Path, dict[str, tuple[Path, str]]] = {}
     for importer, found in imports.items():
@@ -186,11 +185,22 @@ def _links(files: Sequence[Path]) -> dict[Path, Link]:
             for local, function in pairs:
                 helpers.setdefault(importer, {})[local] = f"{i.target.stem}.{function}"
                 owners.setdefault(importer, {})[local] = (i.target, function)
+    refusing = {
+        t for t, result in checked.items() if any(s.action == "unhandled" for s in result.sites)
+    }
+    clean = {
+        importer: not any(i.target in refusing for i in found)
+        for importer, found in imports.items()
+    }
     blocked: dict[Path, dict[str, list[str]]] = {}
     for importer, named in helpers.items():
-        result = migrate_source(sources[importer], generate=False, link=Link(named))
+        link = Link(named, clean=clean[importer])
+        result = migrate_source(sources[importer], generate=False, link=link)
         for local, wheres in result.foreign_reads.items():
             target, function = owners[importer][local]
             spots = [f"{_display(importer)}:{w}" for w in wheres]
             blocked.setdefault(target, {}).setdefault(function, []).extend(spots)
-    return {f: Link(helpers.get(f, {}), blocked.get(f, {})) for f in [*imports, *targets]}
+    return {
+        f: Link(helpers.get(f, {}), blocked.get(f, {}), clean.get(f, True))
+        for f in [*imports, *targets]
+    }

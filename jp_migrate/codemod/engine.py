@@ -23,14 +23,15 @@ from jp_migrate.codemod.constkeys import constant_key_findings
 from jp_migrate.codemod.dataclassed import outcome_dataclasses
 from jp_migrate.codemod.held import Questions
 from jp_migrate.codemod.hints import with_advice
-from jp_migrate.codemod.keyed import keyed_findings
+from jp_migrate.codemod.keyed import Keyed, keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
 from jp_migrate.codemod.mcpserver import in_mcp_server, is_mcp_server
+from jp_migrate.codemod.models import Models
 from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.positions import Locator
 from jp_migrate.codemod.precheck import file_is_skipped, may_contain_outcome, skip_lines
 from jp_migrate.codemod.reads import read_findings
-from jp_migrate.codemod.scan import scan
+from jp_migrate.codemod.scan import Scan, scan
 from jp_migrate.codemod.sites import Finding
 from jp_migrate.codemod.strings import string_findings
 from jp_migrate.codemod.typeddicts import keyword_builders, outcome_typed_dicts
@@ -111,6 +112,9 @@ class Link:
     helpers: dict[str, str] = field(default_factory=dict)
     # This file's functions whose Outcomes another file reads → where (`other.py:3:5`).
     blocked: dict[str, list[str]] = field(default_factory=dict)
+    # Every file this one imports a helper from rewrites all its Outcome sites: reads of
+    # what the helpers return may be rewritten too (a refused one would still be legacy).
+    clean: bool = True
 
 
 def migrate_source(
@@ -167,6 +171,33 @@ def _on_deep_stack(work: Callable[[], SourceResult]) -> SourceResult:
     return outcome[0]
 
 
+def _fixed_reads(
+    findings: list[Finding],
+    found: Scan,
+    keyed: Keyed,
+    outcome_nodes: frozenset[int],
+    link: Link | None,
+) -> list[Finding] | None:
+    """Every read of a legacy key in the file, rewritten where `readback` maps it.
+
+    Only when every Outcome site of the file (and of the files its helpers come
+    from) is rewritten: a value the reads see is then always an envelope. None
+    when that does not hold (`settle` decides then); `[]`: no read at all.
+    """
+    if link is not None and not link.clean:
+        return None
+    if any(f.action == "unhandled" for f in findings):
+        return None
+    outcomes = {id(f.outcome) for f in findings if f.outcome is not None}
+    helpers = frozenset(link.helpers) if link is not None else frozenset()
+    if not outcomes and not helpers:
+        return None
+    variables = {k: v for k, v in keyed.variables.items() if k in outcomes}
+    return read_findings(
+        found, outcomes, variables, keyed.owned, outcome_nodes, helpers, rewrite=True
+    )
+
+
 def _migrate_source(
     source: str, generate: bool, precheck: bool, link: Link | None = None
 ) -> SourceResult:
@@ -200,6 +231,7 @@ def _migrate_source(
             names.shape,
             classes,
             outcome_dataclasses(found, module),
+            Models(module),
         )
     )
     taken = {id(f.anchor) for f in findings}  # a key a name holds may be resolved already
@@ -225,14 +257,22 @@ def _migrate_source(
         span = locator.span(finding.anchor)
         return f"{span.line}:{span.column}"
 
-    findings = settle(findings, reads_of, where)
+    fixed = _fixed_reads(findings, found, keyed, outcome_nodes, link)
+    if fixed is not None:
+        fixed = _not_skipped([f for f in fixed if id(f.anchor) not in reported], locator, skipped)
+    reads_fixed = fixed is not None and all(f.action == "rewritten" for f in fixed)
+    if fixed is not None and reads_fixed:
+        findings += fixed  # nothing left to block: reads and Outcomes migrate together
+    else:
+        findings = settle(findings, reads_of, where)
     exports: frozenset[str] = frozenset()
     foreign: dict[str, list[str]] = {}
     if link is not None:
         owned, variables = keyed.owned, keyed.variables
         findings = linked.blocked(findings, found, variables, link.blocked)
         exports = linked.exports(findings, found, variables)
-        got = linked.foreign_reads(found, owned, outcome_nodes, link.helpers, reported)
+        helpers = {} if reads_fixed else link.helpers
+        got = linked.foreign_reads(found, owned, outcome_nodes, helpers, reported)
         unique: dict[int, Finding] = {}
         for name, reads in got.items():
             reads = _not_skipped(reads, locator, skipped)

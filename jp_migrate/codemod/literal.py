@@ -31,6 +31,7 @@ from jp_migrate.codemod.mapping import (
     question_content,
     shaped_like_dict_call,
 )
+from jp_migrate.codemod.models import Models
 from jp_migrate.codemod.names import Names
 from jp_migrate.codemod.scan import Scan, Scope, called_name
 from jp_migrate.codemod.sites import DICT_CALL, DYNAMIC_TYPE, SPREAD, Finding, Rebuild
@@ -71,7 +72,11 @@ def _finding(
         # tool's output: `print(json.dumps({"type": kind, **fields}))` in an output helper.
         sink = printed(node) if None in keys else None
         if sink is not None:
-            reason = f'a "type" that is not a constant string, in a dict passed to {sink}'
+            shown = cst.Module([]).code_for_node(type_entry.value)
+            reason = (
+                f'a "type" taken from `{shown}`, not a constant string, in a dict passed to '
+                f"{sink}: which Outcome it is is only known when the tool runs"
+            )
             return Finding(node, DYNAMIC_TYPE, "unhandled", reason)
         return None
     if tag not in TAGS:
@@ -243,7 +248,9 @@ def literal_findings(
     return out
 
 
-def _constructor_finding(node: cst.Call, type_arg: cst.Arg) -> Finding | None:
+def _constructor_finding(
+    node: cst.Call, type_arg: cst.Arg, models: Models | None = None
+) -> Finding | None:
     """`Success(type="success", content=x)`: an Outcome built by a call that is not the builtin dict.
 
     A TypedDict, a dataclass, a local `def dict(**kw)`: what it builds is not known,
@@ -256,6 +263,9 @@ def _constructor_finding(node: cst.Call, type_arg: cst.Arg) -> Finding | None:
     if not (keys & LEGACY_KEYS or any(a.star == "**" for a in node.args)):
         return None
     name = called_name(node.func) or "…"
+    model = models.model_of(node) if models is not None else None
+    if model is not None:
+        return Finding(node, DICT_CALL, "unhandled", models.reason(tag, name, model))  # type: ignore[union-attr]
     reason = (
         f"{tag} Outcome built by `{name}(…)`, which is not the builtin dict (a dataclass, a "
         "pydantic model, a class of another file): not rewritten; build it as a dict, a "
@@ -279,6 +289,7 @@ def call_findings(
     shape: IsDictCall = shaped_like_dict_call,
     classes: dict[str, cst.ClassDef] | None = None,
     dataclasses_of: dict[str, OutcomeClass] | None = None,
+    models: Models | None = None,
 ) -> list[Finding]:
     """`classes`: the file's Outcome TypedDicts (their calls build dicts, see `typeddicts`)."""
     out: list[Finding] = []
@@ -306,7 +317,7 @@ def call_findings(
         if type_arg is None:
             continue
         if not (shape(node) and is_dict_call(node)):
-            foreign = _constructor_finding(node, type_arg)
+            foreign = _constructor_finding(node, type_arg, models)
             if foreign is not None:
                 out.append(foreign)
             continue

@@ -126,13 +126,31 @@ def _check_order(source_order: list[Entry], new_order: list[Entry], rule: str, w
                 )
 
 
-def _check_keys(tag: str, entries: list[Entry], rule: str, partial: bool) -> None:
-    if any(e.key is None for e in entries):
-        raise Unhandled(
-            SPREAD,
-            f"`**` spread or a key that is not a constant string in a {tag} Outcome: write its "
-            "keys out as strings (or bind each name once to its string) to have it rewritten",
+def _unknown_keys(tag: str, entry: Entry) -> str:
+    """What stands in the way when one of an Outcome's keys is not a constant string."""
+    value = cst.Module([]).code_for_node(entry.value)
+    keys = ", ".join(f"`{k}`" for k in REQUIRED[tag])
+    if isinstance(entry.item, cst.StarredDictElement) or (
+        isinstance(entry.item, cst.Arg) and entry.item.star == "**"
+    ):
+        return (
+            f"`**{value}` in a {tag} Outcome: the codemod does not follow what a spread holds; "
+            f"write the keys it brings ({keys}) into the Outcome itself, as strings, to have "
+            "it rewritten"
         )
+    key = entry.item.key if isinstance(entry.item, cst.DictElement) else None
+    shown = f"`{cst.Module([]).code_for_node(key)}` " if key is not None else ""
+    return (
+        f"a key {shown}that is not a constant string in a {tag} Outcome: "
+        "write its keys out as strings (or bind each name once to its string) to have it "
+        "rewritten"
+    )
+
+
+def _check_keys(tag: str, entries: list[Entry], rule: str, partial: bool) -> None:
+    unknown = [e for e in entries if e.key is None]
+    if unknown:
+        raise Unhandled(SPREAD, _unknown_keys(tag, unknown[0]))
     keys = {e.key for e in entries}
     missing = [k for k in REQUIRED[tag] if k not in keys]
     if missing and not partial:

@@ -35,10 +35,11 @@ import libcst as cst
 
 from jp_migrate.codemod.entries import const_str, dict_entries, subscript_key
 from jp_migrate.codemod.mapping import LEGACY_KEYS, TAGS
+from jp_migrate.codemod.readback import key_read, tag_test, type_operand
 from jp_migrate.codemod.scan import Scan, Scope, called_name, children, dotted, target_names
 from jp_migrate.codemod.sites import KEYED_DICT, READS_LEGACY_KEYS, Finding
 
-DESCRIPTION = "Code reading a legacy Outcome's keys back is reported."
+DESCRIPTION = "Code reading a legacy Outcome's keys back is rewritten (known shapes) or reported."
 
 _READ_KEYS = LEGACY_KEYS | {"type"}
 
@@ -564,7 +565,32 @@ def _match_findings(found: Scan) -> tuple[list[Finding], list[_Candidate]]:
     return out, candidates
 
 
-def _comparison_findings(found: Scan, out: list[Finding]) -> list[Finding]:
+# An operand `r["type"]` of a comparison `readback` maps → (the comparison, `r`, its new test).
+Fixable = dict[int, tuple[cst.Comparison, cst.Name, cst.BaseExpression]]
+
+
+def _fixable(found: Scan) -> Fixable:
+    out: Fixable = {}
+    for comparison in found.comparisons:
+        got = tag_test(comparison)
+        if got is not None:
+            operands = [comparison.left, comparison.comparisons[0].comparator]
+            anchor = next(o for o in operands if type_operand(o) is not None)
+            out[id(anchor)] = (comparison, got[0], got[1])
+    return out
+
+
+def _rewritten_read(anchor: cst.CSTNode, node: cst.CSTNode, new: cst.CSTNode, what: str) -> Finding:
+    reason = f"a read of {what}'s legacy keys → a read of the RFD 058 envelope"
+    return Finding(anchor, READS_LEGACY_KEYS, "rewritten", reason, ((node, lambda _old: new),))
+
+
+def _comparison_findings(
+    found: Scan,
+    out: list[Finding],
+    fixable: Fixable | None = None,
+    holders: Holders | None = None,
+) -> list[Finding]:
     """Anywhere: `x["type"] == "success"`, `x.get("type") != "error"`."""
     anchors = {id(f.anchor) for f in out}
     new: list[Finding] = []
@@ -581,9 +607,28 @@ def _comparison_findings(found: Scan, out: list[Finding]) -> list[Finding]:
                 continue
             if id(anchor) not in anchors:
                 anchors.add(id(anchor))
+                fix = (fixable or {}).get(id(anchor))
+                what = holders.holds(fix[1]) if fix is not None and holders else None
+                if fix is not None and what is not None:
+                    new.append(_rewritten_read(anchor, fix[0], fix[2], what))
+                    continue
                 reason = 'compares a legacy Outcome\'s "type" with a tag'
                 new.append(Finding(anchor, READS_LEGACY_KEYS, "unhandled", reason))
     return new
+
+
+def _target_subscripts(found: Scan) -> set[int]:
+    """Subscripts written to, not read: a read rewritten there would not compile (`del r["x"]`)."""
+    roots = [t for t, _i in found.loops] + [a.target for a in found.augmented] + found.targets
+    out = set(found.stored)
+    stack: list[cst.CSTNode] = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Subscript):
+            out.add(id(node))
+        elif isinstance(node, (cst.Tuple, cst.List, cst.StarredElement, cst.Element, cst.Del)):
+            stack.extend(children(node))
+    return out
 
 
 def read_findings(
@@ -593,6 +638,7 @@ def read_findings(
     owned: set[int] | None = None,
     sites: frozenset[int] = frozenset(),
     helpers: frozenset[str] = frozenset(),
+    rewrite: bool = False,
 ) -> list[Finding]:
     """`outcomes`: ids of nodes that build an envelope now; `variables`: key-by-key ones, by init id;
     `owned`: ids of the `x["key"] = …` targets a key-by-key rewrite rewrites (or reports) itself;
@@ -600,7 +646,11 @@ def read_findings(
     `helpers`: names bound to another file's functions that return a rewritten Outcome.
 
     What may hold an Outcome is worked out only when some code uses a legacy key at all.
+    `rewrite`: reads of a shape `readback` maps are rewritten rather than reported.
     """
+    fixable = _fixable(found) if rewrite else {}
+    bound = _target_subscripts(found) if rewrite else set()
+    holders: Holders | None = None
     out, candidates = _match_findings(found)
     outcomes = outcomes | partial_templates(found, outcomes | sites)
     if outcomes or variables or helpers:
@@ -613,12 +663,30 @@ def read_findings(
         names = (name for _scope, name in variables.values())
         holders = Holders(found, outcomes, names, helpers)
         for candidate in candidates:
+            if id(candidate.anchor) in fixable:
+                continue  # a `"type"` compared with a tag: `_comparison_findings` decides
             what = holders.holds(candidate.value)
-            if what is not None:
-                reason = candidate.reason.format(what=what)
-                out.append(Finding(candidate.anchor, candidate.rule, "unhandled", reason))
-    found_all = out + _comparison_findings(found, out)
-    return [dataclasses.replace(f, reason=f"{f.reason}{_FIX}") for f in found_all]
+            if what is None:
+                continue
+            anchor = candidate.anchor
+            new = (
+                key_read(anchor)
+                if rewrite
+                and candidate.rule == READS_LEGACY_KEYS
+                and isinstance(anchor, cst.Subscript)
+                and id(anchor) not in bound
+                else None
+            )
+            if new is not None:
+                out.append(_rewritten_read(anchor, anchor, new, what))
+                continue
+            reason = candidate.reason.format(what=what)
+            out.append(Finding(candidate.anchor, candidate.rule, "unhandled", reason))
+    found_all = out + _comparison_findings(found, out, fixable, holders)
+    return [
+        f if f.action == "rewritten" else dataclasses.replace(f, reason=f"{f.reason}{_FIX}")
+        for f in found_all
+    ]
 
 
 # What the user can change: said once, after every read's own reason.

@@ -139,6 +139,8 @@ class Scan:
     modulos: list[cst.BinaryOperation] = field(default_factory=list)  # `x % y`: maybe formatting
     unions: list[cst.BinaryOperation] = field(default_factory=list)  # `x | y`: maybe a dict merge
     augmented: list[cst.AugAssign] = field(default_factory=list)  # `x += y`, `x |= y`, …
+    # `del` targets and `with … as` targets (other targets are in assigns, stores, loops).
+    targets: list[cst.BaseExpression] = field(default_factory=list)
     imports: list[cst.Import | cst.ImportFrom] = field(default_factory=list)  # at any depth
 
 
@@ -180,11 +182,18 @@ def _assigned(
 
 
 # Nodes that bind a name or hand a value on, for the read-back analysis (`reads`).
-_BINDINGS = frozenset({cst.For, cst.CompFor, cst.NamedExpr, cst.Yield, cst.Match, cst.ClassDef})
+_BINDINGS = frozenset(
+    {cst.For, cst.CompFor, cst.NamedExpr, cst.Yield, cst.Match, cst.ClassDef, cst.Del, cst.WithItem}
+)
 
 
 def _bound(found: Scan, scope: Scope, node: cst.CSTNode) -> None:
-    if isinstance(node, (cst.For, cst.CompFor)):
+    if isinstance(node, cst.Del):
+        found.targets.append(node.target)
+    elif isinstance(node, cst.WithItem):
+        if node.asname is not None:
+            found.targets.append(node.asname.name)
+    elif isinstance(node, (cst.For, cst.CompFor)):
         found.loops.append((node.target, node.iter))
     elif isinstance(node, cst.NamedExpr):
         _assigned(found, scope, node.target, node.value)
