@@ -467,12 +467,12 @@ def test_cases_from_store_with_an_mcp_server_outside_the_workspace(
 def test_relocated_anchors_paths_outside_and_moves_absolute_paths_inside(tmp_path: Path) -> None:
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "tool.py").write_text("")
-    (tmp_path / "shared.py").write_text("")
+    (tmp_path / "common.py").write_text("")
     (tmp_path / "link").symlink_to(tmp_path / "ws")
     ws = tmp_path / "ws"
     target = Target.from_template(
-        f"python3 tool.py ../shared.py '{{{{tool}}}}' --x ../missing.py {ws}/tool.py"
-        f" {tmp_path}/shared.py {ws} {tmp_path}/link/out.txt {tmp_path}/wsx/a.py",
+        f"python3 tool.py ../common.py '{{{{tool}}}}' --x ../missing.py {ws}/tool.py"
+        f" {tmp_path}/common.py {ws} {tmp_path}/link/out.txt {tmp_path}/wsx/a.py",
         "t",
         tmp_path / "link",
     )
@@ -482,12 +482,12 @@ def test_relocated_anchors_paths_outside_and_moves_absolute_paths_inside(tmp_pat
     assert moved.command is not None
     assert moved.command.args == (
         "tool.py",
-        str((tmp_path / "shared.py").resolve()),
+        str((tmp_path / "common.py").resolve()),
         "{{tool}}",
         "--x",
         "../missing.py",
         f"{copy}/tool.py",  # inside the workspace (its resolved spelling): the copy's file
-        f"{tmp_path}/shared.py",  # outside: unchanged
+        f"{tmp_path}/common.py",  # outside: unchanged
         str(copy),
         f"{copy}/out.txt",  # inside, as the workspace was named: moved too, even if missing
         f"{tmp_path}/wsx/a.py",  # a sibling whose name starts alike is outside
