@@ -135,3 +135,29 @@ def live_processes(marker: str) -> list[int]:
         if marker in cmdline and state != "Z":
             found.append(int(entry.name))
     return found
+
+
+# A hand-written MCP server on the wire (no SDK): its tools/call result is argv[1] (JSON), its
+# tools/list argv[2] (JSON; default: one tool `t`). Tests that need a server the SDK would not
+# let them write (an invalid result, a link with no resources, tool names no file can have).
+WIRE_SERVER = """\
+import json, sys
+RESULT = json.loads(sys.argv[1])
+TOOLS = json.loads(sys.argv[2]) if len(sys.argv) > 2 else [{"name": "t", "inputSchema": {"type": "object"}}]
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    m = msg["method"]
+    if m == "initialize":
+        res = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
+               "serverInfo": {"name": "wire", "version": "1"}}
+    elif m == "tools/list":
+        res = {"tools": TOOLS}
+    elif m == "tools/call":
+        res = RESULT
+    else:
+        res = {}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": res}) + "\\n")
+    sys.stdout.flush()
+"""

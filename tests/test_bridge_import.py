@@ -6,6 +6,7 @@ import json
 import tomllib
 from pathlib import Path
 
+from bridge_support import WIRE_SERVER
 from conftest import run_cli
 from real_servers import everything_workspace, python_server, workspace
 
@@ -110,32 +111,20 @@ def test_the_reference_server_tools_with_defaults_and_enums(tmp_path: Path) -> N
     assert run.returncode == 0, run.stderr
 
 
-NAMES_SERVER = """\
-import json, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    m = msg["method"]
-    if m == "initialize":
-        res = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
-               "serverInfo": {"name": "names", "version": "1"}}
-    elif m == "tools/list":
-        res = {"tools": [{"name": n, "description": "d", "inputSchema": {"type": "object"}}
-                         for n in ("../../escape", "..", "fine.tool")]}
-    else:
-        res = {}
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": res}) + "\\n")
-    sys.stdout.flush()
-"""
+NAMES = json.dumps(
+    [
+        {"name": n, "description": "d", "inputSchema": {"type": "object"}}
+        for n in ("../../escape", "..", "fine.tool")
+    ]
+)
 
 
 def test_a_tool_name_that_is_no_file_name_is_refused_and_nothing_escapes(tmp_path: Path) -> None:
     import sys
 
     script = tmp_path / "names.py"
-    script.write_text(NAMES_SERVER, encoding="utf-8")
-    ws = workspace(tmp_path / "ws", "n", [sys.executable, str(script)], {})
+    script.write_text(WIRE_SERVER, encoding="utf-8")
+    ws = workspace(tmp_path / "ws", "n", [sys.executable, str(script), "{}", NAMES], {})
     proc = run_cli("bridge", "import", "--mcp", "n", "-w", str(ws), "--timeout", "30")
     assert proc.returncode == 2
     errors = proc.stderr.splitlines()

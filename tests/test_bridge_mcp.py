@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from bridge_support import live_processes, python_on_path
+from bridge_support import WIRE_SERVER, live_processes, python_on_path
 from conftest import EXAMPLES, run_cli
 
 WS = EXAMPLES / "tools"
@@ -296,31 +296,11 @@ def test_a_server_that_never_answers_is_bounded_by_its_startup_timeout_not_timeo
     assert 2.5 <= elapsed < 2.5 + PROCESS_TERMINATION_TIMEOUT
 
 
-RAW_SERVER = """\
-import json, sys
-RESULT = json.loads(sys.argv[1])
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    m = msg["method"]
-    if m == "initialize":
-        res = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
-               "serverInfo": {"name": "raw", "version": "1"}}
-    elif m == "tools/list":
-        res = {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}
-    elif m == "tools/call":
-        res = RESULT
-    else:
-        res = {}
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": res}) + "\\n")
-    sys.stdout.flush()
-"""
 
 
 def test_a_result_the_sdk_refuses_is_one_line_naming_the_field(tmp_path: Path) -> None:
     server = tmp_path / "raw_server.py"
-    server.write_text(RAW_SERVER)
+    server.write_text(WIRE_SERVER)
     result = '{"content": [{"type": "text", "text": "ok"}, {"type": "text"}]}'
     ws = _workspace(tmp_path, sys.executable, [str(server), result], "t")
     rc, _, err = bridge("t", "--timeout", "20", ws=ws)
@@ -337,7 +317,7 @@ def test_what_a_server_started_does_not_outlive_the_run(tmp_path: Path) -> None:
         "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)', "
         f"{marker!r}], stdin=subprocess.DEVNULL,\n"
         "                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-        + RAW_SERVER.replace("RESULT = json.loads(sys.argv[1])", "RESULT = {'content': []}"),
+        + WIRE_SERVER.replace("RESULT = json.loads(sys.argv[1])", "RESULT = {'content': []}"),
         encoding="utf-8",
     )
     ws = _workspace(tmp_path, sys.executable, [str(server)], "t")
@@ -365,7 +345,7 @@ def test_a_group_id_taken_by_another_process_since_is_left_alone() -> None:
         other.wait()
 
 
-COUNTING_SERVER = RAW_SERVER.replace(
+COUNTING_SERVER = WIRE_SERVER.replace(
     "RESULT = json.loads(sys.argv[1])", "calls = 0"
 ).replace(
     "        res = RESULT\n",
@@ -454,7 +434,7 @@ def test_what_the_server_writes_to_stderr_during_the_call_is_in_the_outcome(
     server = tmp_path / "logging_server.py"
     server.write_text(
         "import sys\nprint('starting up', file=sys.stderr, flush=True)\n"
-        + RAW_SERVER.replace(
+        + WIRE_SERVER.replace(
             "        res = RESULT\n",
             "        print('called t', file=sys.stderr, flush=True)\n        res = RESULT\n",
         ),

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from bridge_support import live_processes, python_on_path
+from bridge_support import WIRE_SERVER, live_processes, python_on_path
 from conftest import EXAMPLES, run_cli
 from real_servers import workspace
 
@@ -191,31 +191,23 @@ def test_a_sampling_input_request_is_one_line_saying_there_is_no_model(tmp_path:
 
 # ── 2. resource links from a server that offers no resources ─────────────────
 
-LINK_SERVER = """\
-import json, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    m = msg["method"]
-    if m == "initialize":
-        res = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
-               "serverInfo": {"name": "links", "version": "1"}}
-    elif m == "tools/list":
-        res = {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}
-    elif m == "tools/call":
-        res = {"content": [{"type": "resource_link", "uri": "file:///r/a.md", "name": "a.md",
-                            "mimeType": "text/markdown"}]}
-    else:
-        res = {}
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": res}) + "\\n")
-    sys.stdout.flush()
-"""
+LINK_RESULT = json.dumps(
+    {
+        "content": [
+            {
+                "type": "resource_link",
+                "uri": "file:///r/a.md",
+                "name": "a.md",
+                "mimeType": "text/markdown",
+            }
+        ]
+    }
+)
 
 
 def test_a_link_to_a_server_without_resources_is_a_reference_line(tmp_path: Path) -> None:
     """A tool returning only a link had completed with no content and empty text."""
-    ws = _server(tmp_path, LINK_SERVER, "t")
+    ws = _server(tmp_path, WIRE_SERVER, "t", LINK_RESULT)
     rc, out, err = bridge(ws, "t", "--timeout", "30")
     assert rc == 0, err
     assert out["text"] == "[resource link file:///r/a.md (a.md, text/markdown)]"
@@ -224,7 +216,7 @@ def test_a_link_to_a_server_without_resources_is_a_reference_line(tmp_path: Path
 
 
 def test_the_legacy_host_drops_the_link_and_says_so(tmp_path: Path) -> None:
-    ws = _server(tmp_path, LINK_SERVER, "t")
+    ws = _server(tmp_path, WIRE_SERVER, "t", LINK_RESULT)
     rc, out, err = bridge(ws, "t", "--timeout", "30", "--protocol", "legacy")
     assert (rc, out["text"], out["content"]) == (0, "", []), err
     assert "resource_link file:///r/a.md dropped: JP's legacy host drops resource links" in err
