@@ -153,7 +153,17 @@ def original_command(files: Sequence[Path], target: Target) -> Any | None:
         return None
     try:
         doc = tomlkit.parse(path.read_text(encoding="utf-8"))
-        marker = _marker(_toml_table(doc, target).item("command"))
+        item = _toml_table(doc, target).item("command")
+        if isinstance(item, Table):  # a `[….command]` table: the marker is on its program
+            marker = _marker(item.item("program"))
+            was = marker.get("was") if marker is not None else None
+            if not isinstance(was, dict) or not isinstance(was.get("program"), str):
+                return None
+            command = {**item.unwrap(), "program": _value(was["program"]).unwrap()}
+            if isinstance(was.get("args"), str):
+                command["args"] = _value(was["args"]).unwrap()
+            return command
+        marker = _marker(item)
         was = marker.get("was") if marker is not None else None
         return _value(was).unwrap() if isinstance(was, str) else None
     except Exception:  # noqa: BLE001 - a marker that does not read back names no command
@@ -215,7 +225,13 @@ def _runs_adapter(value: Any, adapter: Sequence[str], *more: str) -> bool:
         except ValueError:
             return False
     if isinstance(value, Mapping):
-        words = [value.get("program"), *list(value.get("args") or [])]
+        program = value.get("program")
+        if value.get("shell") is True and isinstance(program, str):
+            try:
+                return shlex.split(program)[: len(head)] == head
+            except ValueError:
+                return False
+        words = [program, *list(value.get("args") or [])]
         return words[: len(head)] == head
     return False
 
@@ -241,7 +257,26 @@ def _adapted_command(command: Any, adapter: Sequence[str]) -> Item | str:
         table["program"] = head[0]
         table["args"] = argv
         return table
-    return "command is a table of its own ([…command]): write it inline to adapt it"
+    return "command is neither a string nor a table"
+
+
+def _adapted_table(command: Table, adapter: Sequence[str]) -> dict[str, Item] | str:
+    """The keys of a `[….command]` table to change to run it behind `adapt` (the table,
+    its other keys and its layout stay), or why it cannot be (a str)."""
+    program = command.get("program")
+    if not isinstance(program, str):
+        return "command.program is not a string"
+    words = " ".join(shlex.quote(w) for w in adapter)
+    if command.get("shell", False) is True:
+        # JP runs `sh -c "<program> <quoted args>"`: the adapter is that program's first
+        # words, and runs the old program the same way ("$@" quotes the args alike).
+        inner = shlex.quote(f'{program} "$@"')
+        wrapped = f"{words} adapt --name '{{{{tool.name}}}}' -- sh -c {inner} sh"
+        return {"program": tomlkit.string(wrapped)}
+    args = tomlkit.array()
+    args.extend([*adapter[1:], "adapt", "--name", "{{tool.name}}", "--", program])
+    args.extend(list(command.get("args", [])))
+    return {"program": tomlkit.string(adapter[0]), "args": args}
 
 
 @dataclass(frozen=True)
@@ -253,6 +288,8 @@ class Options:
 
 def _edit_tool(table: Table, target: Target, options: Options) -> tuple[Status, str]:
     item = table.item("command")
+    if isinstance(item, Table):
+        return _edit_command_table(item, options)
     marker = _marker(item)
     current = item.as_string()
     if marker is not None:
@@ -280,6 +317,52 @@ def _edit_tool(table: Table, target: Target, options: Options) -> tuple[Status, 
         return "skipped", new
     comment = _trivia(item)
     _put(table, "command", new, _mark(current, comment, _digest(new.as_string())))
+    return "changed", "adapted"
+
+
+def _sources(table: Table, keys: Sequence[str]) -> list[str]:
+    return [table.item(k).as_string() if k in table else "" for k in keys]
+
+
+def _edit_command_table(command: Table, options: Options) -> tuple[Status, str]:
+    """A `[….command]` table: its `program` (and `args`) are edited in place; the marker,
+    on `program`, records both as written."""
+    keys = ("program", "args")
+    item = command.item("program") if "program" in command else None
+    marker = _marker(item) if item is not None else None
+    current = _sources(command, keys)
+    if marker is not None:
+        if marker.get("wrote") != _digest(*current) and not options.force:
+            return "conflict", "changed by hand since it was adapted: left alone (--force)"
+        if options.action == "adapt" and marker.get("wrote") == _digest(*current):
+            return "unchanged", "already adapted"
+        was = marker.get("was")
+        if options.action == "undo":
+            if not isinstance(was, dict) or not isinstance(was.get("program"), str):
+                return "conflict", "its adapt marker is damaged: left alone"
+            if isinstance(was.get("args"), str):
+                command["args"] = _value(was["args"])
+            _put(command, "program", _value(was["program"]), str(marker.get("comment") or ""))
+            return "changed", "restored"
+        if _runs_adapter(command, options.adapter):  # --force: ours, edited by hand
+            assert item is not None
+            item.trivia.comment = _mark(was, marker.get("comment") or "", _digest(*current))
+            return "changed", "changed by hand since it was adapted: marked as it is now (--force)"
+    if options.action == "undo":
+        return "unchanged", "not adapted"
+    if _runs_adapter(command, options.adapter):
+        return "unchanged", "already runs the adapter (no marker: --undo cannot restore it)"
+    new = _adapted_table(command, options.adapter)
+    if isinstance(new, str):
+        return "skipped", new
+    assert item is not None
+    was = {"program": current[0], "args": current[1] if "args" in new else None}
+    comment = _trivia(item)
+    for key, value in new.items():
+        if key != "program":
+            command[key] = value
+    wrote = _digest(new["program"].as_string(), *_sources(command, keys)[1:])
+    _put(command, "program", new["program"], _mark(was, comment, wrote))
     return "changed", "adapted"
 
 
