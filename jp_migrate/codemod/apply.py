@@ -39,7 +39,10 @@ class _Apply(cst.CSTTransformer):
         self._rewrites = rewrites
         self._kept: dict[int, list[cst.EmptyLine]] = {}  # id(removed statement) → its comment lines
 
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[no-untyped-def, override]
+    # libcst types on_leave as giving back the kind it is given; a rebuild may give another.
+    def on_leave(  # type: ignore[override]
+        self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+    ) -> cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]:
         rebuild = self._rewrites.get(id(original_node))
         if rebuild is not None:
             result = rebuild(updated_node)
@@ -48,8 +51,12 @@ class _Apply(cst.CSTTransformer):
                 if lines:
                     self._kept[id(original_node)] = lines
             return result
-        if self._kept and isinstance(original_node, (cst.Module, cst.IndentedBlock)):
-            return self._carry(original_node, updated_node)  # type: ignore[arg-type]
+        if (
+            self._kept
+            and isinstance(original_node, (cst.Module, cst.IndentedBlock))
+            and isinstance(updated_node, (cst.Module, cst.IndentedBlock))
+        ):
+            return self._carry(original_node, updated_node)
         return updated_node
 
     def _carry(self, original: Block, updated: Block) -> Block:

@@ -184,7 +184,9 @@ def multiline_list(elements: Sequence[cst.BaseElement], layout: Layout) -> cst.L
 
 def indent_more(node: cst.BaseExpression, step: str) -> cst.BaseExpression:
     """`node` with every line break inside it indented one `step` deeper."""
-    return _indented(node, step)  # type: ignore[return-value]
+    indented = _indented(node, step)
+    assert isinstance(indented, cst.BaseExpression)  # the walk keeps each node's kind
+    return indented
 
 
 @functools.cache

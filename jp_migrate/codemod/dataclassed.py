@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
+import libcst.matchers as m
 
 from jp_migrate.codemod.entries import const_str
 from jp_migrate.codemod.mapping import LEGACY_KEYS, OUTCOME_KEYS, TAGS
@@ -37,28 +38,26 @@ class OutcomeClass:
     defaults: dict[str, cst.BaseExpression]  # the value a missing field takes, as code
 
 
+# `@dataclass`, `@dataclasses.dataclass`, either called with options.
+_DATACLASS_NAME = m.Name("dataclass") | m.Attribute(attr=m.Name("dataclass"))
+_DATACLASS = m.Decorator(_DATACLASS_NAME | m.Call(func=_DATACLASS_NAME))
+# `field(default_factory=f)` / `field(default=x)`: the value each construction takes.
+_FIELD = m.Call(func=m.Name("field"))
+_FACTORY = m.Arg(keyword=m.Name("default_factory"))
+_DEFAULT = m.Arg(keyword=m.Name("default"))
+
+
 def _is_dataclass(node: cst.ClassDef) -> bool:
-    for decorator in node.decorators:
-        target = decorator.decorator
-        if isinstance(target, cst.Call):
-            target = target.func
-        name = (
-            target.attr.value if isinstance(target, cst.Attribute) else getattr(target, "value", "")
-        )
-        if name == "dataclass":
-            return True
-    return False
+    return any(m.matches(decorator, _DATACLASS) for decorator in node.decorators)
 
 
 def _default(value: cst.BaseExpression) -> cst.BaseExpression | None:
     """A field's default as an expression each construction can evaluate, or None."""
-    if isinstance(value, cst.Call) and getattr(value.func, "value", None) == "field":
+    if isinstance(value, cst.Call) and m.matches(value, _FIELD):
         for arg in value.args:
-            if arg.keyword is not None and arg.keyword.value == "default_factory":
-                if isinstance(arg.value, cst.Name):
-                    return cst.Call(arg.value)
-                return None
-            if arg.keyword is not None and arg.keyword.value == "default":
+            if m.matches(arg, _FACTORY):
+                return cst.Call(arg.value) if isinstance(arg.value, cst.Name) else None
+            if m.matches(arg, _DEFAULT):
                 return arg.value
         return None
     if isinstance(value, (cst.Name, cst.SimpleString, cst.Integer, cst.Float)):

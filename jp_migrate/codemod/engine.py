@@ -27,7 +27,7 @@ from jp_migrate.codemod.keyed import Keyed, keyed_findings
 from jp_migrate.codemod.literal import call_findings, literal_findings
 from jp_migrate.codemod.mcpserver import in_mcp_server, is_mcp_server
 from jp_migrate.codemod.models import Models
-from jp_migrate.codemod.names import Names
+from jp_migrate.codemod.names import Metadata, Names
 from jp_migrate.codemod.positions import Locator
 from jp_migrate.codemod.precheck import file_is_skipped, may_contain_outcome, skip_lines
 from jp_migrate.codemod.reads import read_findings
@@ -214,9 +214,10 @@ def _migrate_source(
         assert problem is not None  # with libcst's error given, there is always one
         return problem.result()
     found = scan(module)
+    metadata = Metadata(module)
     classes = outcome_typed_dicts(found)
-    builders = keyword_builders(found)
-    names = Names(module, source, frozenset(classes) | frozenset(builders))
+    builders = keyword_builders(found, metadata.qualified)
+    names = Names(metadata, source, frozenset(classes) | frozenset(builders))
     keyed = keyed_findings(found, names.is_dict_call)
     questions = Questions(module, found, names.is_dict_call)
     findings = (

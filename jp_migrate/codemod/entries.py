@@ -82,7 +82,11 @@ def call_entries(node: cst.Call) -> list[Entry]:
 
 
 def entries_of(node: cst.BaseExpression) -> list[Entry]:
-    return dict_entries(node) if isinstance(node, cst.Dict) else call_entries(node)  # type: ignore[arg-type]
+    return (
+        dict_entries(node)
+        if isinstance(node, cst.Dict)
+        else call_entries(cst.ensure_type(node, cst.Call))
+    )
 
 
 def _plain(comma: cst.Comma) -> cst.Comma:

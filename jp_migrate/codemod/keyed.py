@@ -41,7 +41,7 @@ from jp_migrate.codemod.mapping import (
     shaped_like_dict_call,
 )
 from jp_migrate.codemod.scan import Scan, Scope
-from jp_migrate.codemod.sites import DYNAMIC_TYPE, KEYED_DICT, SPREAD, Finding
+from jp_migrate.codemod.sites import DYNAMIC_TYPE, KEYED_DICT, SPREAD, Finding, Rebuild
 
 DESCRIPTION = "Outcomes built key by key in one block are rewritten statement by statement."
 
@@ -93,7 +93,9 @@ def _key(name: str, quote: str) -> list[cst.SubscriptElement]:
     return [cst.SubscriptElement(cst.Index(build.string(name, quote)))]
 
 
-def _rewrite_statement(assign: KeyAssign, tag: str, quote: str, is_dict_call: IsDictCall):  # type: ignore[no-untyped-def]
+def _rewrite_statement(
+    assign: KeyAssign, tag: str, quote: str, is_dict_call: IsDictCall
+) -> Rebuild:
     def rewrite(updated: cst.CSTNode) -> cst.CSTNode | cst.RemovalSentinel:
         assert isinstance(updated, cst.SimpleStatementLine)
         small = updated.body[0]

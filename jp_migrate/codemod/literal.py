@@ -343,8 +343,8 @@ def _constructor_finding(
         return None
     name = called_name(node.func) or "…"
     model = models.model_of(node) if models is not None else None
-    if model is not None:
-        return Finding(node, DICT_CALL, "unhandled", models.reason(tag, name, model))  # type: ignore[union-attr]
+    if models is not None and model is not None:
+        return Finding(node, DICT_CALL, "unhandled", models.reason(tag, name, model))
     reason = (
         f"{tag} Outcome built by `{name}(…)`, which is not the builtin dict (a dataclass, a "
         "pydantic model, a class of another file): not rewritten; build it as a dict, a "

@@ -379,7 +379,8 @@ def question_content(
                     rule, "pre_amble holds `:=` or `yield`, which a comprehension's iterable cannot"
                 )
             blocks.append(build.optional_text_block(value, quote))
-    rebuilt = rebuild(question, out, quote)  # type: ignore[arg-type]
+    assert isinstance(question, (cst.Dict, cst.Call))  # a literal or `is_dict_call`, checked above
+    rebuilt = rebuild(question, out, quote)
     layout = build.multiline_layout(question)
     if layout is None:
         blocks.append(cst.Element(build.question_block(rebuilt, quote)))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 import libcst as cst
+import libcst.matchers as m
 
 from jp_migrate.codemod.entries import const_str, entries_of
 from jp_migrate.codemod.names import Names
@@ -76,34 +77,40 @@ def imports_mcp(found: Scan) -> bool:
     return False
 
 
+# `@x.tool(…)` / `@x.tool` (FastMCP), `@x.call_tool(…)` (the low-level server).
+_KIND = m.Attribute(attr=m.SaveMatchedNode(m.Name("tool") | m.Name("call_tool"), "kind"))
+_HANDLER = m.Decorator(m.Call(func=_KIND) | _KIND)
+
+
 def _handler_kind(function: cst.FunctionDef) -> str | None:
     """ "tool" for FastMCP's `@x.tool(…)`, "call_tool" for the low-level `@x.call_tool(…)`."""
     for decorator in function.decorators:
-        target = decorator.decorator
-        if isinstance(target, cst.Call):
-            target = target.func
-        if isinstance(target, cst.Attribute) and target.attr.value in ("tool", "call_tool"):
-            return target.attr.value
+        got = m.extract(decorator, _HANDLER)
+        if got is not None:
+            return cst.ensure_type(got["kind"], cst.Name).value
     return None
+
+
+# One parameter, not counting positional-only ones; no `*args`, keyword-only or `**kwargs`.
+_ONE_PARAMETER = m.Parameters(
+    params=[m.Param()], star_arg=~m.Param(), kwonly_params=[], star_kwarg=None
+)
 
 
 def _serialises_argument(function: cst.FunctionDef, names: Names, found: Scan) -> bool:
     """A one-parameter helper that hands its parameter to `json.dumps` (`as_content(o)`)."""
-    params = function.params
-    if (
-        len(params.params) != 1
-        or isinstance(params.star_arg, cst.Param)
-        or params.kwonly_params
-        or params.star_kwarg is not None
-    ):
+    if not m.matches(function.params, _ONE_PARAMETER):
         return False
-    param = params.params[0].name.value
-    for call, scope in found.calls:
-        if scope is function and names.sink(call) == "json.dumps" and call.args:
-            value = call.args[0].value
-            if isinstance(value, cst.Name) and value.value == param:
-                return True
-    return False
+    dumps_parameter = m.Call(
+        args=[m.Arg(m.Name(function.params.params[0].name.value)), m.ZeroOrMore()]
+    )
+    return any(
+        scope is function and m.matches(call, dumps_parameter) and names.sink(call) == "json.dumps"
+        for call, scope in found.calls
+    )
+
+
+_QUESTION_LITERAL = m.Dict() | m.Call(func=m.Name("dict") | m.Attribute(attr=m.Name("dict")))
 
 
 def _question_hint(node: cst.CSTNode) -> str:
@@ -111,9 +118,7 @@ def _question_hint(node: cst.CSTNode) -> str:
     entries = entries_of(node) if isinstance(node, (cst.Dict, cst.Call)) else []
     question = next((e.value for e in entries if e.key == "question"), None)
     qid, text, kind = "answer", "…", "bool"
-    if isinstance(question, cst.Dict) or (
-        isinstance(question, cst.Call) and called_name(question.func) == "dict"
-    ):
+    if isinstance(question, (cst.Dict, cst.Call)) and m.matches(question, _QUESTION_LITERAL):
         for e in entries_of(question):
             if e.key == "id":
                 qid = const_str(e.value) or qid
@@ -227,17 +232,22 @@ def _annotated(updated: cst.CSTNode) -> cst.CSTNode:
 
 def _bound_at_top(module: cst.Module, name: str) -> bool:
     """Whether a top-level `from … import` binds `name` already."""
-    for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if not isinstance(small, cst.ImportFrom) or isinstance(small.names, cst.ImportStar):
-                continue
-            for alias in small.names:
-                bound = alias.asname.name if alias.asname is not None else alias.name
-                if isinstance(bound, cst.Name) and bound.value == name:
-                    return True
-    return False
+    binds = m.ImportAlias(name=m.Name(name), asname=None) | m.ImportAlias(
+        asname=m.AsName(name=m.Name(name))
+    )
+    imports = m.SimpleStatementLine(
+        body=[
+            m.ZeroOrMore(),
+            m.ImportFrom(names=[m.ZeroOrMore(), binds, m.ZeroOrMore()]),
+            m.ZeroOrMore(),
+        ]
+    )
+    return any(m.matches(statement, imports) for statement in module.body)
+
+
+_IMPORT_LINE = m.SimpleStatementLine(
+    body=[m.ZeroOrMore(), m.Import() | m.ImportFrom(), m.ZeroOrMore()]
+)
 
 
 def _imported(updated: cst.CSTNode) -> cst.CSTNode:
@@ -245,12 +255,7 @@ def _imported(updated: cst.CSTNode) -> cst.CSTNode:
     assert isinstance(updated, cst.Module)
     body = list(updated.body)
     last = max(
-        (
-            i
-            for i, s in enumerate(body)
-            if isinstance(s, cst.SimpleStatementLine)
-            and any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in s.body)
-        ),
+        (i for i, s in enumerate(body) if m.matches(s, _IMPORT_LINE)),
         default=-1,
     )
     line = cst.parse_statement(f"from mcp.types import {RESULT}\n")

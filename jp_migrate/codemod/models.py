@@ -50,10 +50,10 @@ class Models:
     def reason(self, tag: str, called: str, model: str) -> str:
         """Why `called(…)` (a construction of `model`) is not rewritten, and what to change."""
         nested = sorted(
-            f"`{s.target.value}` holds the model `{other}`"  # type: ignore[union-attr]
+            f"`{s.target.value}` holds the model `{other}`"
             for s in _fields(self.classes[model])
-            for other in _annotation_names(s.annotation) & self.classes.keys()
             if isinstance(s.target, cst.Name)
+            for other in _annotation_names(s.annotation) & self.classes.keys()
         )
         held = (
             f"; its field {', '.join(nested)}, whose answer_type becomes a schema" if nested else ""

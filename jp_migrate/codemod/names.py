@@ -2,7 +2,8 @@
 
 Scope analysis costs several times a parse, so it is resolved only when the
 answer is in doubt (the file might rebind the name `dict`, or a string holding
-an Outcome is passed to some call), and at most once per file.
+an Outcome is passed to some call), and at most once per file: every rule asks
+the same `Metadata`.
 """
 
 from __future__ import annotations
@@ -33,39 +34,58 @@ _SINKS = {
     "sys.stdout.write": "sys.stdout.write",
 }
 _LOADS = frozenset({"json.loads", "json.load", "orjson.loads", "ujson.loads", "simplejson.loads"})
+DUMPS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simplejson.dumps"})
 
 
-class Names:
-    def __init__(
-        self, module: cst.Module, source: str, typed: frozenset[str] = frozenset()
-    ) -> None:
-        """`typed`: the file's TypedDicts that build Outcomes: called, they build a dict."""
-        self._module = module
-        self._typed = typed
-        self._dict_may_be_rebound = bool(_BINDS_DICT.search(source))
-        self._resolved: Mapping[cst.CSTNode, object] | None = None
+class Metadata:
+    """libcst's scope and qualified-name metadata of one module, resolved on first use.
+
+    One `MetadataWrapper` for the file: QualifiedNameProvider reuses the
+    ScopeProvider result it depends on.
+    """
+
+    def __init__(self, module: cst.Module) -> None:
+        self._wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         self._scopes: Mapping[cst.CSTNode, object] | None = None
+        self._qualified: Mapping[cst.CSTNode, object] | None = None
 
     def assignments(self, name: cst.Name) -> list[BaseAssignment]:
         """Every binding of `name` in the scope it is read in (libcst's ScopeProvider)."""
         if self._scopes is None:
-            wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
-            self._scopes = wrapper.resolve(ScopeProvider)
+            self._scopes = self._wrapper.resolve(ScopeProvider)
         scope = self._scopes.get(name)
         if not isinstance(scope, Scope):
             return []
         return list(scope[name.value])
 
     def qualified(self, node: cst.CSTNode) -> set[str]:
-        if self._resolved is None:
-            wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
-            self._resolved = wrapper.resolve(QualifiedNameProvider)
-        names = self._resolved.get(node, set())
+        """What `node` names, however imported (`{"json.dumps"}` for `dumps` of `from json import dumps`)."""
+        if self._qualified is None:
+            self._qualified = self._wrapper.resolve(QualifiedNameProvider)
+        names = self._qualified.get(node, set())
         if isinstance(
             names, LazyValue
         ):  # QualifiedNameProvider computes each node's names on demand
             names = names()
-        return {q.name for q in names if isinstance(q, QualifiedName)}  # type: ignore[union-attr]
+        if not isinstance(names, set):
+            return set()
+        return {q.name for q in names if isinstance(q, QualifiedName)}
+
+
+class Names:
+    def __init__(
+        self, metadata: Metadata, source: str, typed: frozenset[str] = frozenset()
+    ) -> None:
+        """`typed`: the file's TypedDicts that build Outcomes: called, they build a dict."""
+        self._metadata = metadata
+        self._typed = typed
+        self._dict_may_be_rebound = bool(_BINDS_DICT.search(source))
+
+    def assignments(self, name: cst.Name) -> list[BaseAssignment]:
+        return self._metadata.assignments(name)
+
+    def qualified(self, node: cst.CSTNode) -> set[str]:
+        return self._metadata.qualified(node)
 
     def shape(self, node: cst.BaseExpression) -> bool:
         """Shaped like a call that builds a dict (for rebuilding a site already checked)."""

@@ -41,20 +41,19 @@ def _ast_nodes(tree: ast.AST) -> dict[str, list[ast.expr]]:
     inner: set[int] = set()
     strings: list[ast.expr] = []
     for node in ast.walk(tree):
-        kind = type(node)
-        if kind is ast.Dict:
-            out["dict"].append(node)  # type: ignore[arg-type]
-        elif kind is ast.Call:
-            out["call"].append(node)  # type: ignore[arg-type]
-        elif kind is ast.Subscript:
-            out["subscript"].append(node)  # type: ignore[arg-type]
-        elif kind is ast.JoinedStr:
-            strings.append(node)  # type: ignore[arg-type]
-            inner.update(id(v) for v in node.values if isinstance(v, ast.Constant))  # type: ignore[attr-defined]
-        elif kind is ast.Constant and isinstance(node.value, (str, bytes)):  # type: ignore[attr-defined]
-            strings.append(node)  # type: ignore[arg-type]
-        elif kind is ast.FormattedValue and node.format_spec is not None:  # type: ignore[attr-defined]
-            inner.add(id(node.format_spec))  # type: ignore[attr-defined]
+        if isinstance(node, ast.Dict):
+            out["dict"].append(node)
+        elif isinstance(node, ast.Call):
+            out["call"].append(node)
+        elif isinstance(node, ast.Subscript):
+            out["subscript"].append(node)
+        elif isinstance(node, ast.JoinedStr):
+            strings.append(node)
+            inner.update(id(v) for v in node.values if isinstance(v, ast.Constant))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+            strings.append(node)
+        elif isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+            inner.add(id(node.format_spec))
     out["string"] = [n for n in strings if id(n) not in inner]
     return {k: _in_source_order(v) for k, v in out.items()}
 
@@ -132,7 +131,7 @@ class Locator:
                 return self._twins
             self._lines = _NEWLINE.split(self._source)
             found = self._found
-            ours = {
+            ours: dict[str, list[cst.CSTNode]] = {
                 "dict": [n for n, _ in found.dicts],
                 "call": [n for n, _ in found.calls],
                 "subscript": [n for n, _ in found.subscripts],

@@ -18,6 +18,7 @@ and now gives the error's text.
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from jp_migrate.codemod.build import ERROR_META_KEY
 from jp_migrate.codemod.entries import const_str, subscript_key
@@ -56,21 +57,20 @@ def key_read(node: cst.Subscript) -> cst.BaseExpression | None:
     return cst.parse_expression(f"{r}[{q}_meta{q}][{q}{ERROR_META_KEY}{q}][{q}{key}{q}]")
 
 
+# `r.get("type")`, `r` a name.
+_GET_TYPE = m.Call(
+    func=m.Attribute(value=m.SaveMatchedNode(m.Name(), "r"), attr=m.Name("get")),
+    args=[m.Arg(m.MatchIfTrue(lambda value: const_str(value) == "type"))],
+)
+
+
 def type_operand(node: cst.BaseExpression) -> cst.Name | None:
     """The name `r` of `r["type"]` or `r.get("type")`, else None."""
-    if isinstance(node, cst.Subscript) and subscript_key(node) == "type":
+    if isinstance(node, cst.Subscript):
         value = node.value
-    elif (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Attribute)
-        and node.func.attr.value == "get"
-        and len(node.args) == 1
-        and const_str(node.args[0].value) == "type"
-    ):
-        value = node.func.value
-    else:
-        return None
-    return value if isinstance(value, cst.Name) else None
+        return value if isinstance(value, cst.Name) and subscript_key(node) == "type" else None
+    got = m.extract(node, _GET_TYPE) if isinstance(node, cst.Call) else None
+    return cst.ensure_type(got["r"], cst.Name) if got is not None else None
 
 
 def tag_test(comparison: cst.Comparison) -> tuple[cst.Name, cst.BaseExpression] | None:

@@ -32,11 +32,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import libcst as cst
+import libcst.matchers as m
 
 from jp_migrate.codemod.entries import const_str, dict_entries, subscript_key
 from jp_migrate.codemod.mapping import LEGACY_KEYS, TAGS
 from jp_migrate.codemod.readback import key_read, tag_test, type_operand
-from jp_migrate.codemod.scan import Scan, Scope, called_name, children, dotted, target_names
+from jp_migrate.codemod.scan import (
+    Scan,
+    Scope,
+    called_name,
+    children,
+    dotted,
+    target_names,
+    walk,
+)
 from jp_migrate.codemod.sites import KEYED_DICT, READS_LEGACY_KEYS, Finding
 
 DESCRIPTION = "Code reading a legacy Outcome's keys back is rewritten (known shapes) or reported."
@@ -72,39 +81,55 @@ def _union(parts: Iterable[Refs]) -> Refs:
     )
 
 
+class _Mentions(cst.CSTVisitor):
+    """Collects what `refs` reports, driven by `scan.walk`."""
+
+    def __init__(self, outcomes: set[int]) -> None:
+        super().__init__()
+        self._outcomes = outcomes
+        self.outcome = self.dynamic = False
+        self.names: set[str] = set()
+        self.called: set[str] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self._outcomes:
+            self.outcome = True
+        return super().on_visit(node)
+
+    def visit_Name(self, node: cst.Name) -> bool:
+        self.names.add(node.value)
+        return False
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        # `a.out` mentions `a` and `a.out`, not a name `out`.
+        name = dotted(node)
+        if name is not None:
+            self.names.add(name)
+        walk(node.value, self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        walk(node.value, self)  # nor does `f(content=x)` mention a name `content`
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        callee = called_name(node.func)
+        if callee is not None:
+            self.called.add(callee)
+        elif isinstance(node.func, (cst.Call, cst.Subscript)):
+            self.dynamic = True
+
+
 def refs(node: cst.CSTNode, outcomes: set[int]) -> Refs:
-    """One walk of `node`; `outcomes`: ids of the nodes that build a rewritten Outcome."""
-    outcome = dynamic = False
-    names: set[str] = set()
-    called: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        kind = type(current)
-        if id(current) in outcomes:
-            outcome = True
-        if kind is cst.Name:
-            names.add(current.value)  # type: ignore[attr-defined]
-            continue
-        if kind is cst.SimpleString:
-            continue
-        if kind is cst.Attribute:  # `a.out` mentions `a` and `a.out`, not a name `out`
-            name = dotted(current)  # type: ignore[arg-type]
-            if name is not None:
-                names.add(name)
-            stack.append(current.value)  # type: ignore[attr-defined]
-            continue
-        if kind is cst.Arg:  # nor does `f(content=x)` mention a name `content`
-            stack.append(current.value)  # type: ignore[attr-defined]
-            continue
-        if kind is cst.Call:
-            callee = called_name(current.func)  # type: ignore[attr-defined]
-            if callee is not None:
-                called.add(callee)
-            elif type(current.func) in (cst.Call, cst.Subscript):  # type: ignore[attr-defined]
-                dynamic = True
-        stack.extend(children(current))
-    return Refs(outcome, frozenset(names), frozenset(called), dynamic)
+    """What `node` mentions; `outcomes`: ids of the nodes that build a rewritten Outcome."""
+    mentions = _Mentions(outcomes)
+    walk(node, mentions)
+    return Refs(
+        mentions.outcome, frozenset(mentions.names), frozenset(mentions.called), mentions.dynamic
+    )
 
 
 _RECEIVERS = frozenset({"self", "cls"})
@@ -311,7 +336,9 @@ def _decorated(found: Scan) -> list[tuple[list[str], Refs]]:
             for decorator in function.decorators:
                 expression = decorator.decorator
                 factory = isinstance(expression, cst.Call)
-                callee = called_name(expression.func if factory else expression)  # type: ignore[attr-defined]
+                callee = called_name(
+                    expression.func if isinstance(expression, cst.Call) else expression
+                )
                 receivers = found.functions.get(callee) if callee is not None else None
                 for receiver in receivers or []:
                     targets = _nested_functions(receiver) if factory else [receiver]
@@ -534,14 +561,8 @@ def _membership_candidates(found: Scan) -> list[_Candidate]:
 
 def _mapping_keys(pattern: cst.CSTNode) -> list[cst.MatchMappingElement]:
     """Every `"key": pattern` of the mapping patterns in `pattern`, nested ones too."""
-    out: list[cst.MatchMappingElement] = []
-    stack = [pattern]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.MatchMappingElement):
-            out.append(node)
-        stack.extend(children(node))
-    return out
+    found = m.findall(pattern, m.MatchMappingElement())
+    return [node for node in found if isinstance(node, cst.MatchMappingElement)]
 
 
 def _match_findings(found: Scan) -> tuple[list[Finding], list[_Candidate]]:

@@ -1,10 +1,12 @@
 """One read-only pass over a libcst module, in source order, collecting what the transforms look at.
 
-libcst's own visitor rebuilds every node and `MetadataWrapper` pays for a full
-code generation; both cost more than the parse. This walker follows dataclass
-fields (in source order) and skips whitespace, so a file with nothing to do
-costs little more than its parse. The nodes of each kind come out in the order
-their first token appears, which `positions` relies on.
+`Collector` is a `libcst.CSTVisitor`: one `visit_<Node>` per kind of node the
+rules ask about. `scan` drives it with `walk`, which calls the visitor's
+`on_visit`/`on_leave` in the order libcst's own traversal does but does not
+rebuild each node on the way back up (libcst's `CSTNode.visit` does, even for
+a read-only visitor), and skips the whitespace fields no rule looks at.
+The nodes of each kind come out in the order their first token appears,
+which `positions` relies on.
 """
 
 from __future__ import annotations
@@ -64,48 +66,46 @@ _ORDER: dict[type[cst.CSTNode], tuple[str, ...]] = {
     cst.MatchCase: ("pattern", "guard", "body"),
     cst.IfExp: ("body", "test", "orelse"),
 }
-# Leaves and subtrees that cannot hold a site (exact types: `isinstance` on libcst's ABCs is slow).
-_LEAVES = frozenset(
-    {
-        cst.Name,
-        cst.Integer,
-        cst.Float,
-        cst.Imaginary,
-        cst.Import,
-        cst.ImportFrom,
-        cst.Pass,
-        cst.Break,
-        cst.Continue,
-        cst.Ellipsis,
-        cst.SimpleWhitespace,
-        cst.ParenthesizedWhitespace,
-        cst.EmptyLine,
-        cst.TrailingWhitespace,
-        cst.Newline,
-        cst.FormattedStringText,
-        cst.Comment,
-        cst.AssignEqual,
-        cst.Colon,
-        cst.Dot,
-        cst.Semicolon,
-    }
-)
 _SEQUENCES = (list, tuple)
 _SCALARS = frozenset({str, bool, int, cst.MaybeSentinel})
 
 
-def _fields(kind: type[cst.CSTNode], node: cst.CSTNode) -> tuple[str, ...]:
-    return _ORDER.get(kind) or _walked_fields(kind)
-
-
 @functools.cache
-def _walked_fields(kind: type[cst.CSTNode]) -> tuple[str, ...]:
-    """A node kind's fields the scan walks, in order (its dataclass fields, less whitespace)."""
-    return tuple(
+def _fields(kind: type[cst.CSTNode]) -> tuple[str, ...]:
+    """A node kind's fields that may hold an expression or statement, in source order."""
+    return _ORDER.get(kind) or tuple(
         f.name
         for f in dataclasses.fields(kind)
         if f.name not in _NOISE and not f.name.startswith("whitespace")
     )
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node`'s child expressions and statements, in source order (whitespace left out)."""
+    out: list[cst.CSTNode] = []
+    for name in _fields(type(node)):
+        value = getattr(node, name)
+        if value is None or type(value) in _SCALARS:
+            continue
+        if type(value) in _SEQUENCES:
+            out.extend(value)
+        else:
+            out.append(value)
+    return out
+
+
+def walk(root: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """`root.visit(visitor)` for a read-only visitor, less the rebuilding and the whitespace."""
+    stack: list[tuple[cst.CSTNode, bool]] = [(root, False)]
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:
+            visitor.on_leave(node)
+        elif visitor.on_visit(node):
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(children(node)))
+        else:
+            visitor.on_leave(node)
 
 
 @dataclass
@@ -163,132 +163,151 @@ def called_name(func: cst.BaseExpression) -> str | None:
 
 def dotted(node: cst.BaseExpression) -> str | None:
     """`x` → "x", `self.out` → "self.out"; None for anything else."""
-    if type(node) is cst.Name:
-        return node.value  # type: ignore[attr-defined]
-    if type(node) is cst.Attribute:
-        base = dotted(node.value)  # type: ignore[attr-defined]
-        return None if base is None else f"{base}.{node.attr.value}"  # type: ignore[attr-defined]
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
     return None
 
 
-def _assigned(
-    found: Scan, scope: Scope, target: cst.BaseExpression, value: cst.BaseExpression
-) -> None:
-    if type(target) is cst.Subscript:
-        found.stored.add(id(target))
-        found.stores.append((target, value))  # type: ignore[arg-type]
-        return
-    found.assigns.extend((scope, name, value) for name in target_names(target))
+class Collector(cst.CSTVisitor):
+    """Fills a `Scan`; each node is recorded when visited, so each list is in source order."""
 
+    def __init__(self, module: cst.Module) -> None:
+        super().__init__()
+        self.found = Scan()
+        self._scopes: list[Scope] = [module]
+        self._parts: set[int] = set()  # ids of the strings an implicit concatenation is made of
 
-# Nodes that bind a name or hand a value on, for the read-back analysis (`reads`).
-_BINDINGS = frozenset(
-    {cst.For, cst.CompFor, cst.NamedExpr, cst.Yield, cst.Match, cst.ClassDef, cst.Del, cst.WithItem}
-)
+    @property
+    def _scope(self) -> Scope:
+        return self._scopes[-1]
 
-
-def _bound(found: Scan, scope: Scope, node: cst.CSTNode) -> None:
-    if isinstance(node, cst.Del):
-        found.targets.append(node.target)
-    elif isinstance(node, cst.WithItem):
-        if node.asname is not None:
-            found.targets.append(node.asname.name)
-    elif isinstance(node, (cst.For, cst.CompFor)):
-        found.loops.append((node.target, node.iter))
-    elif isinstance(node, cst.NamedExpr):
-        _assigned(found, scope, node.target, node.value)
-    elif isinstance(node, cst.Yield):
-        if isinstance(node.value, cst.BaseExpression):  # `yield from x` hands on x's items
-            found.returns.append((scope, node.value))
-        elif isinstance(node.value, cst.From):
-            found.returns.append((scope, node.value.item))
-    elif isinstance(node, cst.Match):
-        found.matches.append(node)
-    elif isinstance(node, cst.ClassDef) and isinstance(node.body, cst.IndentedBlock):
-        inits = [
-            s
-            for s in node.body.body
-            if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"
-        ]
-        found.constructors.setdefault(node.name.value, []).extend(inits)
-
-
-def children(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """`node`'s child expressions and statements, in source order (whitespace left out)."""
-    out: list[cst.CSTNode] = []
-    for name in _fields(type(node), node):
-        value = getattr(node, name)
-        if value is None or type(value) in _SCALARS:
-            continue
-        if type(value) in _SEQUENCES:
-            out.extend(value)
+    def _assigned(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Subscript):
+            self.found.stored.add(id(target))
+            self.found.stores.append((target, value))
         else:
-            out.append(value)
-    return out
+            self.found.assigns.extend((self._scope, n, value) for n in target_names(target))
+
+    def _string(self, node: cst.BaseString) -> None:
+        if id(node) not in self._parts:
+            self.found.strings.append(node)
+
+    # Scopes and blocks.
+    def visit_Module(self, node: cst.Module) -> None:
+        self.found.blocks.append((node.body, node))
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.found.blocks.append((node.body, self._scope))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.found.functions.setdefault(node.name.value, []).append(node)
+        self._scopes.append(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._scopes.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        if isinstance(node.body, cst.IndentedBlock):
+            inits = [
+                s
+                for s in node.body.body
+                if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"
+            ]
+            self.found.constructors.setdefault(node.name.value, []).extend(inits)
+        self._scopes.append(node)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self._scopes.pop()
+
+    # The expressions a site can be.
+    def visit_Dict(self, node: cst.Dict) -> None:
+        self.found.dicts.append((node, self._scope))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.found.calls.append((node, self._scope))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        self.found.subscripts.append((node, self._scope))
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> bool:
+        self._string(node)
+        return False
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
+        self._string(node)
+        self._parts.update((id(node.left), id(node.right)))
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        self._string(node)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        self.found.comparisons.append(node)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, cst.Modulo):
+            self.found.modulos.append(node)
+        elif isinstance(node.operator, cst.BitOr):
+            self.found.unions.append(node)
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        if isinstance(node.value, cst.BaseString):
+            self.found.statement_strings.add(id(node.value))
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        self.found.imports.append(node)
+        return False  # nothing inside an import is for the codemod
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        self.found.imports.append(node)
+        return False
+
+    # What binds a name or hands a value on, for the read-back analysis (`reads`).
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._assigned(target.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._assigned(node.target, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.found.augmented.append(node)
+        self._assigned(node.target, node.value)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._assigned(node.target, node.value)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self.found.returns.append((self._scope, node.value))
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        if isinstance(node.value, cst.BaseExpression):
+            self.found.returns.append((self._scope, node.value))
+        elif isinstance(node.value, cst.From):  # `yield from x` hands on x's items
+            self.found.returns.append((self._scope, node.value.item))
+
+    def visit_For(self, node: cst.For) -> None:
+        self.found.loops.append((node.target, node.iter))
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.found.loops.append((node.target, node.iter))
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self.found.targets.append(node.target)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self.found.targets.append(node.asname.name)
+
+    def visit_Match(self, node: cst.Match) -> None:
+        self.found.matches.append(node)
 
 
 def scan(module: cst.Module) -> Scan:
-    found = Scan()
-    stack: list[tuple[cst.CSTNode, Scope, bool]] = [(module, module, False)]
-    while stack:
-        node, scope, in_concat = stack.pop()
-        kind = type(node)
-        if kind is cst.Dict:
-            found.dicts.append((node, scope))  # type: ignore[arg-type]
-        elif kind is cst.Call:
-            found.calls.append((node, scope))  # type: ignore[arg-type]
-        elif kind is cst.Subscript:
-            found.subscripts.append((node, scope))  # type: ignore[arg-type]
-        elif kind in (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
-            if not in_concat:
-                found.strings.append(node)  # type: ignore[arg-type]
-            if kind is cst.SimpleString:
-                continue
-        elif kind is cst.Module or kind is cst.IndentedBlock:
-            found.blocks.append((node.body, scope))  # type: ignore[attr-defined]
-        elif kind is cst.FunctionDef:
-            found.functions.setdefault(node.name.value, []).append(node)  # type: ignore[attr-defined]
-        elif kind is cst.Assign:
-            for target in node.targets:  # type: ignore[attr-defined]
-                _assigned(found, scope, target.target, node.value)  # type: ignore[attr-defined]
-        elif kind is cst.AnnAssign:
-            if node.value is not None:  # type: ignore[attr-defined]
-                _assigned(found, scope, node.target, node.value)  # type: ignore[attr-defined]
-        elif kind is cst.Comparison:
-            found.comparisons.append(node)  # type: ignore[arg-type]
-        elif kind is cst.BinaryOperation:
-            operator = type(node.operator)  # type: ignore[attr-defined]
-            if operator is cst.Modulo:
-                found.modulos.append(node)  # type: ignore[arg-type]
-            elif operator is cst.BitOr:
-                found.unions.append(node)  # type: ignore[arg-type]
-        elif kind is cst.Import or kind is cst.ImportFrom:
-            found.imports.append(node)  # type: ignore[arg-type]
-            continue  # nothing inside an import is for the codemod
-        elif kind is cst.AugAssign:
-            found.augmented.append(node)  # type: ignore[arg-type]
-            _assigned(found, scope, node.target, node.value)  # type: ignore[attr-defined]
-        elif kind is cst.Return:
-            if node.value is not None:  # type: ignore[attr-defined]
-                found.returns.append((scope, node.value))  # type: ignore[attr-defined]
-        elif kind is cst.Expr:
-            if isinstance(node.value, cst.BaseString):  # type: ignore[attr-defined]
-                found.statement_strings.add(id(node.value))  # type: ignore[attr-defined]
-        elif kind in _LEAVES:
-            continue
-        elif kind in _BINDINGS:
-            _bound(found, scope, node)
-        inner_scope: Scope = node if kind is cst.FunctionDef or kind is cst.ClassDef else scope  # type: ignore[assignment]
-        concat = kind is cst.ConcatenatedString or (in_concat and kind is cst.FormattedString)
-        children: list[tuple[cst.CSTNode, Scope, bool]] = []
-        for name in _fields(kind, node):
-            value = getattr(node, name)
-            if value is None or type(value) in _SCALARS:
-                continue
-            if type(value) in _SEQUENCES:
-                children.extend((v, inner_scope, concat) for v in value)
-            else:
-                children.append((value, inner_scope, concat))
-        children.reverse()
-        stack.extend(children)
-    return found
+    collector = Collector(module)
+    walk(module, collector)
+    return collector.found

@@ -32,7 +32,7 @@ def _text(node: cst.BaseString) -> str:
         if isinstance(value, bytes):
             return value.decode("utf-8", errors="replace")
     if isinstance(node, cst.ConcatenatedString):
-        return _text(node.left) + _text(node.right)  # type: ignore[arg-type]
+        return _text(node.left) + _text(node.right)
     if isinstance(node, cst.FormattedString):
         return "".join(p.value for p in node.parts if isinstance(p, cst.FormattedStringText))
     return ""

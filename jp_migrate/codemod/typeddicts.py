@@ -9,24 +9,37 @@ a pydantic model is another type at run time and is reported (see `literal`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
+import libcst.matchers as m
 
 from jp_migrate.codemod.entries import const_str
 from jp_migrate.codemod.mapping import META_KEYS, OUTCOME_KEYS, TAGS
+from jp_migrate.codemod.names import DUMPS
 from jp_migrate.codemod.scan import Scan
 
 QUESTION_KEYS = frozenset({"id", "text", "answer_type", "default", "pre_amble"})
 
+_TYPED_DICT = m.ClassDef(
+    bases=[
+        m.ZeroOrMore(),
+        m.Arg(m.Name("TypedDict") | m.Attribute(attr=m.Name("TypedDict"))),
+        m.ZeroOrMore(),
+    ]
+)
+# `name: annotation` (with `= value` or not) alone on its line.
+_FIELD = m.SimpleStatementLine(body=[m.SaveMatchedNode(m.AnnAssign(target=m.Name()), "field")])
+_DOCSTRING = m.SimpleStatementLine(body=[m.Expr(m.SimpleString())])
 
-def _is_typed_dict(node: cst.ClassDef) -> bool:
-    for base in node.bases:
-        value = base.value
-        name = (
-            value.attr.value if isinstance(value, cst.Attribute) else getattr(value, "value", None)
-        )
-        if name == "TypedDict":
-            return True
-    return False
+
+def _declared(statement: cst.BaseStatement) -> tuple[str, cst.BaseExpression | None] | None:
+    """(name, value or None) of a `_FIELD` line; None for any other statement."""
+    got = m.extract(statement, _FIELD)
+    field = got["field"] if got is not None else None
+    if not isinstance(field, cst.AnnAssign):
+        return None
+    return cst.ensure_type(field.target, cst.Name).value, field.value
 
 
 def _fields(node: cst.ClassDef) -> list[str] | None:
@@ -35,16 +48,10 @@ def _fields(node: cst.ClassDef) -> list[str] | None:
         return None
     out: list[str] = []
     for statement in node.body.body:
-        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-            return None
-        small = statement.body[0]
-        if (
-            isinstance(small, cst.AnnAssign)
-            and isinstance(small.target, cst.Name)
-            and small.value is None
-        ):
-            out.append(small.target.value)
-        elif not (isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString)):
+        field = _declared(statement)
+        if field is not None and field[1] is None:
+            out.append(field[0])
+        elif not m.matches(statement, _DOCSTRING):
             return None
     return out
 
@@ -58,7 +65,7 @@ def outcome_typed_dicts(found: Scan) -> dict[str, cst.ClassDef]:
                 classes.setdefault(statement.name.value, []).append(statement)
     out: dict[str, cst.ClassDef] = {}
     for name, defs in classes.items():
-        if len(defs) != 1 or not _is_typed_dict(defs[0]):
+        if len(defs) != 1 or not m.matches(defs[0], _TYPED_DICT):
             continue
         fields = _fields(defs[0])
         if fields and (
@@ -114,59 +121,67 @@ def tagged_classes(found: Scan) -> dict[str, str]:
                 statement.body, cst.IndentedBlock
             ):
                 continue
-            fields: dict[str, cst.BaseExpression | None] = {}
-            for line in statement.body.body:
-                if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
-                    small = line.body[0]
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        fields[small.target.value] = small.value
+            fields = dict(f for f in map(_declared, statement.body.body) if f is not None)
             tag = const_str(fields.get("type"))
             if tag in TAGS and set(fields) <= OUTCOME_KEYS:
                 out[statement.name.value] = tag
     return out
 
 
-def _returns_or_prints(function: cst.FunctionDef) -> cst.BaseExpression | None:
+# A body of one statement, `return X` or `X` (a call, say).
+_ONE_STATEMENT = m.IndentedBlock(
+    body=[m.SimpleStatementLine(body=[m.SaveMatchedNode(m.Return() | m.Expr(), "small")])]
+)
+
+
+def _returns_or_prints(
+    function: cst.FunctionDef, qualified: Callable[[cst.CSTNode], set[str]]
+) -> cst.BaseExpression | None:
     """The expression of a one-statement body: `return X` or `print(X)`."""
-    body = function.body
-    if not isinstance(body, cst.IndentedBlock) or len(body.body) != 1:
-        return None
-    line = body.body[0]
-    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
-        return None
-    small = line.body[0]
+    got = m.extract(function.body, _ONE_STATEMENT)
+    small = got["small"] if got is not None else None
     if isinstance(small, cst.Return):
         return small.value
-    value = small.value if isinstance(small, cst.Expr) else None
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and len(value.args) == 1:
-        return value.args[0].value if value.func.value == "print" else None
+    if (
+        isinstance(small, cst.Expr)
+        and isinstance(small.value, cst.Call)
+        and m.matches(small.value, m.Call(args=[m.Arg(keyword=None, star="")]))
+        and "builtins.print" in qualified(small.value.func)
+    ):
+        return small.value.args[0].value
     return None
 
 
-def keyword_builders(found: Scan) -> dict[str, bool]:
+# `def f(**fields)`: no other parameter (a bare `*` is none).
+_KEYWORDS_ONLY = m.Parameters(
+    params=[], posonly_params=[], kwonly_params=[], star_arg=~m.Param(), star_kwarg=m.Param()
+)
+
+
+def keyword_builders(found: Scan, qualified: Callable[[cst.CSTNode], set[str]]) -> dict[str, bool]:
     """Functions of the file that take only `**fields` and return (or print) them as a dict,
     or `json.dumps` of them: called, they build an Outcome from keywords as `dict(...)` does.
-    The value says whether they dump it to JSON text."""
+    The value says whether they dump it to JSON text. `qualified`: what a name really is
+    (`Metadata.qualified`)."""
     out: dict[str, bool] = {}
     for name, defs in found.functions.items():
-        if len(defs) != 1:
+        if len(defs) != 1 or not m.matches(defs[0].params, _KEYWORDS_ONLY):
             continue
-        params = defs[0].params
-        star = params.star_kwarg
-        if params.params or params.kwonly_params or params.posonly_params or star is None:
+        star = defs[0].params.star_kwarg
+        assert isinstance(star, cst.Param)
+        fields = m.Name(star.name.value)
+        value = _returns_or_prints(defs[0], qualified)
+        if value is None:
             continue
-        if isinstance(params.star_arg, cst.Param):
-            continue
-        kw = star.name.value
-        value = _returns_or_prints(defs[0])
-        if isinstance(value, cst.Name) and value.value == kw:
+        if m.matches(value, fields):
             out[name] = False
-        elif (
-            isinstance(value, cst.Call)
-            and len(value.args) >= 1
-            and isinstance(value.args[0].value, cst.Name)
-            and value.args[0].value.value == kw
-            and cst.Module([]).code_for_node(value.func) in ("json.dumps", "dumps", "dict")
+        elif isinstance(value, cst.Call) and m.matches(
+            value,
+            m.Call(args=[m.Arg(fields), m.ZeroOrMore()]),  # `json.dumps(fields, …)`
         ):
-            out[name] = cst.Module([]).code_for_node(value.func) != "dict"
+            what = qualified(value.func)
+            if what & DUMPS:
+                out[name] = True
+            elif "builtins.dict" in what:
+                out[name] = False
     return out
