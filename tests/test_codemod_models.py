@@ -120,8 +120,6 @@ class Question(BaseModel):
 
 class Outcome(BaseModel):
     content: list[dict]
-    isError: bool | None = None
-    meta: dict | None = Field(default=None, serialization_alias="_meta")
 
 q = Question(id="go", text="Go?", answer_schema={"type": "string", "enum": ["a", "b"]})
 print(Outcome(content=[*[{"type": "text", "text": pre_amble} for pre_amble in [q.pre_amble] if pre_amble is not None], {"type": "question", "question": q}]).model_dump_json(by_alias=True, exclude_none=True))
@@ -305,23 +303,58 @@ def test_a_family_with_one_site_refused_later_is_left_whole() -> None:
     assert "the construction at 12:7 of the same model is skipped or refused" in kept[0].reason
 
 
-def test_an_mcp_server_model_is_reported_with_the_result_to_return() -> None:
-    source = """
-        from mcp.server.fastmcp import FastMCP
-        from pydantic import BaseModel
+MCP = """
+from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel
 
-        server = FastMCP("x")
+server = FastMCP("x")
 
-        class Outcome(BaseModel):
-            type: str
-            content: str
+class Outcome(BaseModel):
+    type: str
+    content: str
 
-        @server.tool()
-        def hello() -> str:
-            return Outcome(type="success", content="hi").model_dump_json()
-        """
-    (reason,) = _refused(source)
-    assert "CallToolResult.model_validate(m.model_dump(by_alias=True, exclude_none=True))" in reason
+    def text(self) -> str:
+        return self.model_dump_json()
+
+@server.tool()
+def hello() -> str:
+    return Outcome(type="success", content="hi").text()
+"""
+
+
+def test_an_mcp_server_model_dump_becomes_the_tool_result() -> None:
+    result = migrate_source(MCP)
+    assert not result.unhandled and result.output is not None
+    assert [s.rule for s in result.sites] == ["codemod-mcp-server"]
+    assert result.output == (
+        MCP.replace("BaseModel\n", "BaseModel\nfrom mcp.types import CallToolResult\n")
+        .replace("    type: str\n    content: str\n", "    content: list[dict]\n")
+        .replace("-> str", "-> CallToolResult")
+        .replace(
+            "self.model_dump_json()",
+            "CallToolResult.model_validate(self.model_dump(by_alias=True, exclude_none=True))",
+        )
+        .replace('content="hi"', 'content=[{"type": "text", "text": "hi"}]')
+        .replace('type="success", ', "")
+    )
+
+
+def test_an_mcp_server_model_dumped_outside_a_tool_is_reported() -> None:
+    source = MCP + 'print(Outcome(type="success", content="x").text())\n'
+    for reason in _refused(source):
+        assert "`.text()` at 17:7 is not returned by a tool handler" in reason
+
+
+def test_an_mcp_server_model_asking_a_question_is_reported_with_elicitation() -> None:
+    source = MCP.replace("content: str", "content: str = ''\n    question: dict | None = None")
+    source += (
+        "@server.tool()\n"
+        "def ask() -> str:\n"
+        '    return Outcome(type="needs_input", question={"id": "a", "text": "b", '
+        '"answer_type": "Text"}).text()\n'
+    )
+    for reason in _refused(source):
+        assert "ask with elicitation instead" in reason
 
 
 def test_a_model_with_other_fields_is_reported_as_before() -> None:

@@ -60,7 +60,8 @@ from jp_migrate.codemod.mapping import (
     question_content,
     shaped_like_dict_call,
 )
-from jp_migrate.codemod.sites import DICT_CALL, Finding, Rebuild
+from jp_migrate.codemod.pydantic_mcp import result_rewrites
+from jp_migrate.codemod.sites import DICT_CALL, MCP_SERVER, Finding, Rebuild
 
 QUESTION_KEYS = frozenset({"id", "text", "answer_type", "default", "pre_amble"})
 _BASES = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
@@ -135,8 +136,12 @@ def _shape(node: cst.ClassDef) -> dict[str, cst.AnnAssign] | None:
 class Family:
     """The pydantic models of one file that build Outcomes, and what rewriting them takes."""
 
-    def __init__(self, module: cst.Module, is_dict_call: IsDictCall) -> None:
+    def __init__(self, module: cst.Module, is_dict_call: IsDictCall, mcp: bool = False) -> None:
+        """`mcp`: the file is an MCP server, whose tools return the dumps as MCP results."""
         self._module = module
+        self._mcp = mcp
+        self._results: list[tuple[cst.CSTNode, Rebuild]] = []
+        self._tags: dict[str, set[str]] = {}  # model → the tags its constructions build
         self._is_dict_call = is_dict_call
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         self._names = wrapper.resolve(QualifiedNameProvider)
@@ -370,6 +375,7 @@ class Family:
         for call, model in outcome_calls:
             try:
                 tag = self._tag(call, model)
+                self._tags.setdefault(model.name, set()).add(tag)
                 plans.append((call, tag, self._construction(call, model, tag)))
             except Unhandled as exc:
                 problems.append(f"{exc.reason} (at {self.where(call)})")
@@ -380,24 +386,36 @@ class Family:
                     self._question_construction(call, model)
                 except Unhandled as exc:
                     problems.append(f"{exc.reason} (at {self.where(call)})")
+        if self._mcp:
+            problems += self._mcp_problems([tag for _call, tag, _ in plans])
         if problems:
             return [
                 Finding(call, DICT_CALL, "unhandled", self._refusal(tag, call, problems[0], advice))
                 for call, tag, _ in plans
             ]
         shared = self._shared_rewrites()
+        target = "MCP CallToolResult" if self._mcp else "RFD 058 envelope"
         return [
             Finding(
                 call,
-                DICT_CALL,
+                MCP_SERVER if self._mcp else DICT_CALL,
                 "rewritten",
                 f"{tag} Outcome built by pydantic model `{self.constructions[id(call)][1].name}` "
-                "→ RFD 058 envelope",
+                f"→ {target}",
                 ((call, rewrite), *shared),
-                call,
+                None if self._mcp else call,  # an MCP result is no envelope to read back
             )
             for call, tag, rewrite in plans
         ]
+
+    def _mcp_problems(self, tags: list[str]) -> list[str]:
+        if "needs_input" in tags:
+            return [_ASK]
+        try:
+            self._results = result_rewrites(self._module, self.dumps, self._parents.get, self.where)
+        except Unhandled as exc:
+            return [exc.reason]
+        return []
 
     def _order(self, node: cst.CSTNode) -> tuple[int, int]:
         start = self._positions[node].start
@@ -580,17 +598,25 @@ class Family:
         for call, model in self.constructions.values():
             if model.question:
                 out.append((call, _question_call))
-        out += [(dump, _dump_rewrite) for dump in self.dumps]
+        if self._mcp:
+            out += self._results
+        else:
+            out += [(dump, _dump_rewrite) for dump in self.dumps]
         importer = self._import_rewrite() if self._needs_field() else None
         if importer is not None:
             out.append(importer)
         return out
 
+    def _builds_errors(self, model: Model) -> bool:
+        """Whether a construction of `model` builds an error (its class then needs `isError`
+        and `meta`); every construction's tag is known once the findings are planned."""
+        return "error" in self._tags.get(model.name, set())
+
     def _needs_field(self) -> bool:
         """Whether a rewritten class calls `Field` (a success-only class does not)."""
         return any(
             (model.question and {"answer_type", "pre_amble"} & set(model.fields))
-            or (not model.question and model.tag in (None, "error"))
+            or (not model.question and self._builds_errors(model))
             for model in self.models.values()
         )
 
@@ -647,7 +673,7 @@ class Family:
                 if model.question:
                     body.append(_question_field(statement, small, key, model, field))
                 elif not done:
-                    body += _envelope_fields(statement, model, field)
+                    body += _envelope_fields(statement, self._builds_errors(model), field)
                     done = True
             return updated.with_changes(body=updated.body.with_changes(body=body))
 
@@ -700,10 +726,10 @@ def _line(code: str, like: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
 
 
 def _envelope_fields(
-    like: cst.SimpleStatementLine, model: Model, field: str
+    like: cst.SimpleStatementLine, errors: bool, field: str
 ) -> list[cst.SimpleStatementLine]:
     lines = [_line("content: list[dict]", like)]
-    if model.tag in (None, "error"):
+    if errors:
         after = like.with_changes(leading_lines=())
         lines += [
             _line("isError: bool | None = None", after),
@@ -828,23 +854,18 @@ def pydantic_findings(
 ) -> Planned:
     """The findings of the file's pydantic Outcome models (the other transforms' findings
     for the calls they anchor give way to these)."""
-    family = Family(module, is_dict_call)
+    family = Family(module, is_dict_call, mcp)
     if not family.models:
         return Planned([], {})
-    if mcp:
-        family.problems.append(
-            "it is in an MCP server, which answers with an MCP result rather than a model's "
-            "JSON text, and a model there is not rewritten: give the model the envelope's "
-            "fields (`content: list[dict]`, `isError: bool | None = None`, `meta: dict | None "
-            '= Field(default=None, serialization_alias="_meta")`) and return '
-            "`CallToolResult.model_validate(m.model_dump(by_alias=True, exclude_none=True))` "
-            "from the tool, or return `json.dumps(…)` of the Outcome as a dict from the tool "
-            "to have it rewritten"
-        )
     found = family.findings(_ADVICE)
     return Planned(found, {id(f.anchor): family.where(f.anchor) for f in found})
 
 
+_ASK = (
+    "a needs_input Outcome in an MCP server has no MCP result: ask with elicitation instead "
+    "(`answer = await ctx.elicit(message=…, schema=Ask)` with `ctx: Context` and a "
+    "`class Ask(BaseModel)` holding the answer), then run the codemod again to have it rewritten"
+)
 _ADVICE = " (a model is rewritten with all its constructions and dumps, or not at all)"
 
 
