@@ -162,6 +162,76 @@ Reply.of(3).emit()
 ]
 
 
+PAIRS.append(
+    (
+        "dumped through a name, an annotated parameter and an annotated async function",
+        HEAD
+        + """
+class Reply(BaseModel):
+    type: str = "success"
+    content: str
+
+async def run(n) -> Reply:
+    return Reply(content=str(n))
+
+def emit(reply: Reply):
+    print(reply.model_dump_json())
+
+async def main():
+    result = await run(1)
+    print(json.dumps(result.model_dump()))
+    emit(await run(2))
+""",
+        """
+import json
+from pydantic import BaseModel
+
+class Reply(BaseModel):
+    content: list[dict]
+
+async def run(n) -> Reply:
+    return Reply(content=[{"type": "text", "text": str(n)}])
+
+def emit(reply: Reply):
+    print(reply.model_dump_json(by_alias=True, exclude_none=True))
+
+async def main():
+    result = await run(1)
+    print(json.dumps(result.model_dump(by_alias=True, exclude_none=True)))
+    emit(await run(2))
+""",
+    )
+)
+
+
+PAIRS.append(
+    (
+        "`import pydantic as pd`: Field defaults recognised by qualified name, `pd.Field` used",
+        """
+import pydantic as pd
+
+class Failure(pd.BaseModel):
+    type: str = "error"
+    message: str
+    trace: list[str] = pd.Field(default_factory=list, description="causes")
+    transient: bool = pd.Field(False)
+
+print(Failure(message="x").model_dump_json())
+""",
+        """
+import pydantic as pd
+
+class Failure(pd.BaseModel):
+    content: list[dict]
+    isError: bool | None = None
+    meta: dict | None = pd.Field(default=None, serialization_alias="_meta")
+
+print(Failure(content=[{"type": "text", "text": "x"}], isError=True, meta={"computer.jp/error": {"trace": [], "transient": False}}).model_dump_json(by_alias=True, exclude_none=True))
+""",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), [p[1:] for p in PAIRS], ids=[p[0] for p in PAIRS])
 def test_a_pydantic_outcome_model_is_rewritten_with_its_constructions(
     before: str, after: str
@@ -230,12 +300,16 @@ REFUSALS = [
         "passes a positional or `**` argument: name each field",
     ),
     (
+        "a dump of a value the codemod cannot tell is the model",
+        'def show(x):\n    print(x.model_dump_json())\n\nshow(Outcome(type="success", content="x"))\n',
+        "`x.model_dump_json()` at 12:11 dumps something the codemod cannot tell is one",
+    ),
+    (
         "a dump that may be another model's",
-        (
-            "class Other(BaseModel):\n    n: int\n\n"
-            'o = Outcome(type="success", content="x")\nprint(o.model_dump_json())\n'
-        ),
-        "may dump another model of this file (`Other`)",
+        "class Other(BaseModel):\n    n: int\n\n"
+        "def show(x):\n    print(x.model_dump_json())\n\n"
+        'show(Outcome(type="success", content="x"))\n',
+        "(the file has `Other` too)",
     ),
     (
         "a required key with no default",
@@ -372,6 +446,10 @@ RUNS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("release_gate.py", {"checklist": "open.md"}, {"channel": "stable"}),
     ("release_gate.py", {"checklist": "open.md"}, {"channel": "beta"}),
     ("release_gate.py", {"checklist": "done.md"}, {}),
+    ("env_pick.py", {}, {}),
+    ("env_pick.py", {"envs": ["staging", "prod"]}, {}),
+    ("env_pick.py", {"envs": ["dev", "staging", "prod"]}, {}),
+    ("env_pick.py", {"envs": ["dev", "staging", "prod"]}, {"env": "prod"}),
     ("quota_check.py", {"used": "x", "limit": 3}, {}),
     ("quota_check.py", {"used": 2, "limit": 3}, {}),
     ("quota_check.py", {"used": 5, "limit": 3}, {}),

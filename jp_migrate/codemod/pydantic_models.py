@@ -30,7 +30,7 @@ with what to change.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -83,21 +83,24 @@ class Model:
     tag: str | None  # the tag an Outcome model's `type` defaults to
     fields: dict[str, cst.AnnAssign]
     defaults: dict[str, cst.BaseExpression | None]  # None: no default, or a default of None
+    field_calls: frozenset[str] = frozenset()  # fields whose value is a `Field(…)` call
 
     @property
     def name(self) -> str:
         return self.node.name.value
 
 
-def _default(value: cst.BaseExpression | None, field_call: set[str]) -> cst.BaseExpression | None:
+def _default(
+    value: cst.BaseExpression | None, is_field: Callable[[cst.Call], bool]
+) -> cst.BaseExpression | None:
     """A field's default as an expression a construction can pass, or None (none, or None)."""
     if value is None:
         return None
-    if isinstance(value, cst.Call) and called(value) in field_call:
+    if isinstance(value, cst.Call) and is_field(value):
         for index, arg in enumerate(value.args):
             keyword = arg.keyword.value if arg.keyword is not None else None
             if keyword == "default" or (keyword is None and index == 0):
-                return _default(arg.value, field_call)
+                return _default(arg.value, is_field)
             if keyword == "default_factory":
                 empty = {"list": cst.List([]), "dict": cst.Dict([])}
                 factory = arg.value
@@ -195,18 +198,29 @@ class Family:
         for name, (node, fields) in classes.items():
             if name in outcomes:
                 assert fields is not None
-                defaults = {k: _default(f.value, field_call) for k, f in fields.items()}
+                defaults = {k: _default(f.value, self._is_field) for k, f in fields.items()}
                 tag = const_str(defaults.get("type"))
                 self.models[name] = Model(
-                    node, False, tag if tag in TAGS else None, fields, defaults
+                    node, False, tag if tag in TAGS else None, fields, defaults, self._calls(fields)
                 )
             elif name in held and fields is not None and set(fields) <= QUESTION_KEYS:
-                defaults = {k: _default(f.value, field_call) for k, f in fields.items()}
-                self.models[name] = Model(node, True, None, fields, defaults)
+                defaults = {k: _default(f.value, self._is_field) for k, f in fields.items()}
+                self.models[name] = Model(node, True, None, fields, defaults, self._calls(fields))
             else:
                 self.other_models.append(name)
         if self.models and not any(not model.question for model in self.models.values()):
             self.models = {}
+
+    def _is_field(self, call: cst.Call) -> bool:
+        return "pydantic.Field" in self._qualified(call.func)
+
+    def _calls(self, fields: dict[str, cst.AnnAssign]) -> frozenset[str]:
+        """The fields whose value is a `Field(…)` call (kept, with one argument changed)."""
+        return frozenset(
+            k
+            for k, f in fields.items()
+            if isinstance(f.value, cst.Call) and self._is_field(f.value)
+        )
 
     def _bound_names(self) -> Iterable[str]:
         for statement in self._module.body:
@@ -325,16 +339,16 @@ class Family:
                 )
 
     def _find_dumps(self) -> None:
-        ours = {id(node) for node, _ in self.constructions.values()}
         for node in m.findall(self._module, _DUMP):
             assert isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-            receiver = node.func.value
-            if self.other_models and not self._ours(receiver, ours):
+            if not self._holds_model(node.func.value, depth=3):
+                others = ", ".join(f"`{n}`" for n in self.other_models)
                 self.problems.append(
-                    f"`{_code(node)}` at {self.where(node)} may dump another model of this file "
-                    f"({', '.join(f'`{n}`' for n in self.other_models)}): dump the Outcome "
-                    "model through `self` in one of its methods, or where it is built, to "
-                    "have it rewritten"
+                    f"`{_code(node)}` at {self.where(node)} dumps something the codemod cannot "
+                    f"tell is one of the Outcome models{f' (the file has {others} too)' if others else ''}: "
+                    "dump a name bound to a construction, a call of a function annotated "
+                    f"`-> {self._outcome_name()}`, or `self` in the model's own method, to have "
+                    "it rewritten"
                 )
                 continue
             for arg in node.args:
@@ -347,20 +361,68 @@ class Family:
                     )
             self.dumps.append(node)
 
-    def _ours(self, receiver: cst.BaseExpression, ours: set[int]) -> bool:
-        """`Outcome(…).model_dump()`, `Outcome.ok(…).model_dump()`, `self.model_dump()` in a
-        model's own method: a dump of the family's models, whatever else the file holds."""
-        if isinstance(receiver, cst.Call):
-            func = receiver.func
-            return id(receiver) in ours or m.matches(
-                func, m.Attribute(value=m.OneOf(*(m.Name(n) for n in self.models)))
-            )
-        if m.matches(receiver, m.Name("self")):
-            current = self._parents.get(receiver)
+    def _outcome_name(self) -> str:
+        return next(name for name, model in self.models.items() if not model.question)
+
+    def _names_model(self, annotation: cst.CSTNode | None) -> bool:
+        """An annotation naming one of the models (`Outcome`, `Ok | Err`, `"Outcome"`)."""
+        if annotation is None:
+            return False
+        names = {n.value for n in m.findall(annotation, m.Name())}  # type: ignore[union-attr]
+        strings = {const_str(s) for s in m.findall(annotation, m.SimpleString())}  # type: ignore[arg-type]
+        return bool((names | strings) & self.models.keys())
+
+    def _holds_model(self, node: cst.BaseExpression, depth: int) -> bool:
+        """Whether `node` is plainly an instance of the models: a construction, a classmethod
+        of theirs, a call of a function of the file annotated (or returning) one, `self` in
+        their own methods, or a name every binding of which is one of these (or a parameter
+        annotated with one)."""
+        if depth < 0:
+            return False
+        if isinstance(node, cst.Await):
+            return self._holds_model(node.expression, depth)
+        if isinstance(node, cst.Call):
+            return self._call_holds_model(node, depth)
+        if not isinstance(node, cst.Name):
+            return False
+        if node.value == "self":
+            current = self._parents.get(node)
             while current is not None and not isinstance(current, cst.ClassDef):
                 current = self._parents.get(current)
             return isinstance(current, cst.ClassDef) and current.name.value in self.models
+        scope = self._scopes.get(node)
+        bindings = list(scope[node.value]) if isinstance(scope, Scope) else []
+        return bool(bindings) and all(self._binds_model(b.node, depth) for b in bindings)
+
+    def _binds_model(self, target: cst.CSTNode, depth: int) -> bool:
+        if isinstance(target, cst.Param):
+            return self._names_model(target.annotation)
+        parent = self._parents.get(target)
+        statement = self._parents.get(parent) if isinstance(parent, cst.AssignTarget) else parent
+        if isinstance(statement, (cst.Assign, cst.AnnAssign)) and statement.value is not None:
+            return self._holds_model(statement.value, depth - 1)
         return False
+
+    def _call_holds_model(self, call: cst.Call, depth: int) -> bool:
+        if id(call) in self.constructions:
+            return True
+        func = call.func
+        if m.matches(func, m.Attribute(value=m.OneOf(*(m.Name(n) for n in self.models)))):
+            return True  # `Outcome.ok(…)`: only the model's own methods pass `_judge_use`
+        if not isinstance(func, cst.Name):
+            return False
+        scope = self._scopes.get(func)
+        bindings = list(scope[func.value]) if isinstance(scope, Scope) else []
+        functions = [b.node for b in bindings]
+        if len(functions) != 1 or not isinstance(functions[0], cst.FunctionDef):
+            return False
+        function = functions[0]
+        if function.returns is not None:
+            return self._names_model(function.returns.annotation)
+        returns = [r.value for r in m.findall(function, m.Return())]  # type: ignore[union-attr]
+        return bool(returns) and all(
+            r is not None and self._holds_model(r, depth - 1) for r in returns
+        )
 
     # -- the rewrite ---------------------------------------------------------------------
 
@@ -532,6 +594,14 @@ class Family:
                 )
             elif model.defaults.get("pre_amble") is not None:
                 pre = _pre_amble_block(model.defaults["pre_amble"])  # type: ignore[arg-type]
+        elif isinstance(value, cst.Name) and model is None:
+            if analysing and not self._bound_to_dicts(value):
+                raise Unhandled(
+                    DICT_CALL,
+                    f"the question `{value.value}` is not always bound to a dict: assign it "
+                    "from a dict literal only to have it rewritten",
+                )
+            return build.question_of_held(value, _QUOTE)  # its content built when the tool runs
         elif isinstance(value, cst.Name) and model is not None:
             if analysing:
                 self._held_question(value, model)
@@ -549,15 +619,26 @@ class Family:
             return cst.List([block])
         return cst.List([pre.with_changes(comma=_comma()), block])
 
+    def _bound_to_dicts(self, name: cst.Name) -> bool:
+        scope = self._scopes.get(name)
+        bindings = list(scope[name.value]) if isinstance(scope, Scope) else []
+        values = [self._bound_value(b.node) for b in bindings]
+        return bool(values) and all(
+            v is not None and (isinstance(v, cst.Dict) or self._is_dict_call(v)) for v in values
+        )
+
+    def _bound_value(self, target: cst.CSTNode) -> cst.BaseExpression | None:
+        """The value of the `name = value` statement that binds `target`, else None."""
+        parent = self._parents.get(target)
+        statement = self._parents.get(parent) if isinstance(parent, cst.AssignTarget) else None
+        return statement.value if isinstance(statement, cst.Assign) else None
+
     def _held_question(self, name: cst.Name, model: Model) -> None:
         """`question=q`: every binding of `q` must be a construction of the question model."""
         scope = self._scopes.get(name)
         bindings = list(scope[name.value]) if isinstance(scope, Scope) else []
         for binding in bindings:
-            target = binding.node
-            parent = self._parents.get(target)
-            statement = self._parents.get(parent) if isinstance(parent, cst.AssignTarget) else None
-            value = statement.value if isinstance(statement, cst.Assign) else None
+            value = self._bound_value(binding.node)
             if not (
                 isinstance(value, cst.Call)
                 and self.constructions.get(id(value), (None, None))[1] is model
@@ -626,17 +707,21 @@ class Family:
         bound = next((n for n in self._field_call if "." not in n), None)
         if bound is not None:
             return bound
-        if self._imports_pydantic():
-            return "pydantic.Field"
-        return "Field"
+        module = self._pydantic_module()
+        return f"{module}.Field" if module is not None else "Field"
 
-    def _imports_pydantic(self) -> bool:
-        return any(
-            m.matches(small, m.Import(names=[m.ImportAlias(m.Name("pydantic"), asname=None)]))
-            for statement in self._module.body
-            if isinstance(statement, cst.SimpleStatementLine)
-            for small in statement.body
-        )
+    def _pydantic_module(self) -> str | None:
+        """The name `import pydantic [as pd]` binds at the top, if any."""
+        for statement in self._module.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if isinstance(small, cst.Import):
+                    for alias in small.names:
+                        if m.matches(alias.name, m.Name("pydantic")):
+                            bound = alias.evaluated_alias
+                            return bound if bound is not None else "pydantic"
+        return None
 
     def _import_rewrite(self) -> tuple[cst.CSTNode, Rebuild] | None:
         """Binds `Field` at the top, in `from pydantic import …` or after the last import."""
@@ -747,9 +832,7 @@ def _question_field(
         kept = [
             a
             for a in (
-                value.args
-                if isinstance(value, cst.Call) and called(value) in (field, "pydantic.Field")
-                else ()
+                value.args if isinstance(value, cst.Call) and key in model.field_calls else ()
             )
             if _keyword(a) not in (None, "default", "serialization_alias", "alias")
         ]
@@ -780,7 +863,7 @@ def _question_field(
         return statement.with_changes(body=[new])
     if key == "pre_amble":
         value = small.value
-        if isinstance(value, cst.Call) and called(value) in (field, "pydantic.Field"):
+        if isinstance(value, cst.Call) and key in model.field_calls:
             excluded = value.with_changes(
                 args=_commas(
                     [
