@@ -232,6 +232,34 @@ print(Failure(content=[{"type": "text", "text": "x"}], isError=True, meta={"comp
 )
 
 
+PAIRS.append(
+    (
+        "imported under other names",
+        """
+from pydantic import BaseModel as Model, Field as F
+
+class Failure(Model):
+    type: str = "error"
+    message: str
+    trace: list[str] = F(default_factory=list)
+    transient: bool = False
+
+print(Failure(message="x").model_dump_json())
+""",
+        """
+from pydantic import BaseModel as Model, Field as F
+
+class Failure(Model):
+    content: list[dict]
+    isError: bool | None = None
+    meta: dict | None = F(default=None, serialization_alias="_meta")
+
+print(Failure(content=[{"type": "text", "text": "x"}], isError=True, meta={"computer.jp/error": {"trace": [], "transient": False}}).model_dump_json(by_alias=True, exclude_none=True))
+""",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), [p[1:] for p in PAIRS], ids=[p[0] for p in PAIRS])
 def test_a_pydantic_outcome_model_is_rewritten_with_its_constructions(
     before: str, after: str

@@ -230,7 +230,7 @@ class Family:
                         small.names, cst.ImportStar
                     ):
                         for alias in small.names:
-                            yield cst.Module([]).code_for_node(alias.evaluated_alias or alias.name)  # type: ignore[arg-type]
+                            yield alias.evaluated_alias or alias.evaluated_name
 
     def _qualified_name(self, name: str) -> str | None:
         scope = self._scopes.get(self._module)
