@@ -334,9 +334,11 @@ REFUSALS = [
     ),
     (
         "a dump that may be another model's",
-        "class Other(BaseModel):\n    n: int\n\n"
-        "def show(x):\n    print(x.model_dump_json())\n\n"
-        'show(Outcome(type="success", content="x"))\n',
+        (
+            "class Other(BaseModel):\n    n: int\n\n"
+            "def show(x):\n    print(x.model_dump_json())\n\n"
+            'show(Outcome(type="success", content="x"))\n'
+        ),
         "(the file has `Other` too)",
     ),
     (

@@ -23,6 +23,7 @@ import libcst.matchers as m
 
 from jp_migrate.codemod.mapping import Unhandled
 from jp_migrate.codemod.mcpserver import RESULT, _annotated, _bound_at_top, _handler_kind, _imported
+from jp_migrate.codemod.pydantic_rebuild import EQUAL, comma
 from jp_migrate.codemod.sites import MCP_SERVER, Rebuild
 
 Parent = Callable[[cst.CSTNode], cst.CSTNode | None]
@@ -116,24 +117,20 @@ def _as_result(dump: cst.Call) -> Rebuild:
 
     def rewrite(updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, cst.Call)
-        inner = updated
+        inner: cst.BaseExpression = updated
         if not m.matches(
             updated.func, m.Attribute(attr=m.Name("model_dump_json") | m.Name("model_dump"))
         ):
-            inner = updated.args[0].value  # type: ignore[assignment]
+            inner = updated.args[0].value  # `json.dumps(x.model_dump(…))`
         assert isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute)
         dumped = cst.Call(
             inner.func.with_changes(attr=cst.Name("model_dump")),
             [
-                cst.Arg(cst.Name("True"), keyword=cst.Name("by_alias"), equal=_EQUAL, comma=_COMMA),
-                cst.Arg(cst.Name("True"), keyword=cst.Name("exclude_none"), equal=_EQUAL),
+                cst.Arg(cst.Name("True"), keyword=cst.Name("by_alias"), equal=EQUAL, comma=comma()),
+                cst.Arg(cst.Name("True"), keyword=cst.Name("exclude_none"), equal=EQUAL),
             ],
         )
         func = cst.Attribute(cst.Name(RESULT), cst.Name("model_validate"))
         return cst.Call(func, [cst.Arg(dumped)])
 
     return rewrite
-
-
-_EQUAL = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
-_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
