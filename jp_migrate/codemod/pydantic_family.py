@@ -1,8 +1,8 @@
 """What a file's pydantic models that build Outcomes are, and what stands in the way of
 rewriting them (form 7); `pydantic_models` plans the rewrite, `pydantic_rebuild` does it.
 
-A family is the file's top-level `BaseModel` classes (libcst's QualifiedNameProvider
-says a base is pydantic's) whose fields are Outcome keys, `type` among them, and the
+A family is the file's top-level `BaseModel` classes (the ScopeProvider's qualified
+names say a base is pydantic's) whose fields are Outcome keys, `type` among them, and the
 model their `question` field holds. What it is used for is read with the
 ScopeProvider (every reference to a class, what a name is bound to) and the
 ParentNodeProvider (where a reference stands): built, annotated, `isinstance`-checked,
@@ -22,8 +22,6 @@ from libcst.metadata import (
     MetadataWrapper,
     ParentNodeProvider,
     PositionProvider,
-    QualifiedName,
-    QualifiedNameProvider,
     Scope,
     ScopeProvider,
 )
@@ -101,6 +99,17 @@ def _shape(node: cst.ClassDef) -> dict[str, cst.AnnAssign] | None:
     return fields
 
 
+def may_hold_models(module: cst.Module) -> bool:
+    """A top-level class with a base and an Outcome's fields: only then is the file's
+    metadata (scopes, parents, positions) worth resolving."""
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef) and statement.bases:
+            fields = _shape(statement)
+            if fields is not None and "type" in fields and set(fields) <= OUTCOME_KEYS:
+                return True
+    return False
+
+
 class Family:
     """The pydantic models of one file that build Outcomes, and what rewriting them takes."""
 
@@ -108,7 +117,6 @@ class Family:
         self._module = module
         self._is_dict_call = is_dict_call
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        self._names = wrapper.resolve(QualifiedNameProvider)
         self._scopes = wrapper.resolve(ScopeProvider)
         self._parents = wrapper.resolve(ParentNodeProvider)
         self._positions = wrapper.resolve(PositionProvider)
@@ -124,10 +132,12 @@ class Family:
     # -- what the file holds -------------------------------------------------------------
 
     def _qualified(self, node: cst.CSTNode) -> set[str]:
-        names = self._names.get(node, set())
-        if callable(names):  # a LazyValue: QualifiedNameProvider computes names on demand
-            names = names()
-        return {q.name for q in names if isinstance(q, QualifiedName)}
+        """What `node` names (`pydantic.BaseModel`, `builtins.isinstance`), asked of its scope
+        only where needed: QualifiedNameProvider would name every node of the file."""
+        scope = self._scopes.get(node)
+        if not isinstance(scope, Scope):
+            return set()
+        return {q.name for q in scope.get_qualified_names_for(node)}
 
     def where(self, node: cst.CSTNode) -> str:
         start = self._positions[node].start

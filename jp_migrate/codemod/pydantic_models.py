@@ -48,7 +48,7 @@ from jp_migrate.codemod.mapping import (
     question_content,
     shaped_like_dict_call,
 )
-from jp_migrate.codemod.pydantic_family import Family, Model, called, code
+from jp_migrate.codemod.pydantic_family import Family, Model, called, code, may_hold_models
 from jp_migrate.codemod.pydantic_mcp import result_rewrites
 from jp_migrate.codemod.pydantic_rebuild import (
     EQUAL,
@@ -400,6 +400,8 @@ def pydantic_findings(
 ) -> Planned:
     """The findings of the file's pydantic Outcome models (the other transforms' findings
     for the calls they anchor give way to these)."""
+    if not may_hold_models(module):
+        return Planned([], {})
     family = Planner(module, is_dict_call, mcp)
     if not family.models:
         return Planned([], {})
