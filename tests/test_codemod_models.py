@@ -359,6 +359,13 @@ def test_a_model_that_cannot_be_rewritten_whole_is_reported_at_every_site(
         assert "to have it rewritten" in reason
 
 
+def test_a_default_the_class_evaluates_once_is_not_written_out() -> None:
+    source = MODEL.replace("trace: list[str] = []", "trace: list[str] = list(TRACE)")
+    source += 'print(Outcome(type="error", message="x").model_dump_json())\n'
+    (reason,) = _refused(source)
+    assert "leaves out `trace`, whose default (`list(TRACE)`) the class evaluates once" in reason
+
+
 def test_a_question_not_bound_to_the_question_model_is_reported() -> None:
     source = """
         import json

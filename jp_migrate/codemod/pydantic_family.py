@@ -27,7 +27,7 @@ from libcst.metadata import (
 )
 
 from jp_migrate.codemod.entries import const_str
-from jp_migrate.codemod.mapping import LEGACY_KEYS, OUTCOME_KEYS, TAGS, IsDictCall
+from jp_migrate.codemod.mapping import LEGACY_KEYS, OUTCOME_KEYS, TAGS, IsDictCall, inert
 
 QUESTION_KEYS = frozenset({"id", "text", "answer_type", "default", "pre_amble"})
 _BASES = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
@@ -47,6 +47,7 @@ class Model:
     fields: dict[str, cst.AnnAssign]
     defaults: dict[str, cst.BaseExpression | None]  # None: no default, or a default of None
     field_calls: frozenset[str] = frozenset()  # fields whose value is a `Field(…)` call
+    unusable: frozenset[str] = frozenset()  # fields whose default cannot be written out
 
     @property
     def name(self) -> str:
@@ -56,7 +57,10 @@ class Model:
 def _default(
     value: cst.BaseExpression | None, is_field: Callable[[cst.Call], bool]
 ) -> cst.BaseExpression | None:
-    """A field's default as an expression a construction can pass, or None (none, or None)."""
+    """A field's default as an expression each construction can pass (a copy: a node is in
+    one place of a tree), or None (none, or None). Raises ValueError for a default that
+    cannot be written out: evaluated once by the class, it is not the same evaluated at
+    each construction."""
     if value is None:
         return None
     if isinstance(value, cst.Call) and is_field(value):
@@ -69,11 +73,30 @@ def _default(
                 factory = arg.value
                 if isinstance(factory, cst.Name) and factory.value in empty:
                     return empty[factory.value]
-                return cst.Call(factory)
+                if not inert(factory):
+                    raise ValueError(code(factory))
+                return cst.Call(factory.deep_clone())
         return None
     if m.matches(value, m.Name("None")):
         return None
-    return value
+    if not inert(value) or isinstance(value, cst.Call):
+        raise ValueError(code(value))
+    return value.deep_clone()
+
+
+def _defaults(
+    fields: dict[str, cst.AnnAssign], is_field: Callable[[cst.Call], bool]
+) -> tuple[dict[str, cst.BaseExpression | None], frozenset[str]]:
+    """Each field's default (`_default`), and the fields whose default cannot be written out."""
+    out: dict[str, cst.BaseExpression | None] = {}
+    unusable: set[str] = set()
+    for key, field in fields.items():
+        try:
+            out[key] = _default(field.value, is_field)
+        except ValueError:
+            out[key] = None
+            unusable.add(key)
+    return out, frozenset(unusable)
 
 
 def called(call: cst.Call) -> str:
@@ -168,15 +191,23 @@ class Family:
         for name, (node, shape) in classes.items():
             if name in outcomes:
                 fields = outcomes[name]
-                defaults = {k: _default(f.value, self._is_field) for k, f in fields.items()}
+                defaults, unusable = _defaults(fields, self._is_field)
                 tag = const_str(defaults.get("type"))
                 self.models[name] = Model(
-                    node, False, tag if tag in TAGS else None, fields, defaults, self._calls(fields)
+                    node,
+                    False,
+                    tag if tag in TAGS else None,
+                    fields,
+                    defaults,
+                    self._calls(fields),
+                    unusable,
                 )
             elif name in held and shape is not None and set(shape) <= QUESTION_KEYS:
                 fields = shape
-                defaults = {k: _default(f.value, self._is_field) for k, f in fields.items()}
-                self.models[name] = Model(node, True, None, fields, defaults, self._calls(fields))
+                defaults, unusable = _defaults(fields, self._is_field)
+                self.models[name] = Model(
+                    node, True, None, fields, defaults, self._calls(fields), unusable
+                )
             else:
                 self.other_models.append(name)
         if self.models and not any(not model.question for model in self.models.values()):

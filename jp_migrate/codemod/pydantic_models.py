@@ -186,6 +186,13 @@ class Planner(Family):
             args.append(arg)
         for key in REQUIRED[tag]:
             default = model.defaults.get(key)
+            if key not in given and key in model.unusable:
+                raise Unhandled(
+                    DICT_CALL,
+                    f"`{called(call)}(…)` leaves out `{key}`, whose default "
+                    f"(`{code(model.fields[key].value)}`) the class evaluates once: pass "
+                    f"`{key}=` to have it rewritten",
+                )
             if key not in given and default is not None:
                 args.append(cst.Arg(default, keyword=cst.Name(key), equal=EQUAL))
         return call.with_changes(args=commas(args))
@@ -301,6 +308,12 @@ class Planner(Family):
                 )
             if keyword_of(arg) == "answer_type":
                 answer_schema(arg.value, QUOTE, DICT_CALL, self._is_dict_call)
+        if "answer_type" in model.unusable:
+            raise Unhandled(
+                DICT_CALL,
+                f"the default of `{model.name}.answer_type` is not written out (a literal or a "
+                "name): write it out to have it rewritten",
+            )
         if "answer_type" not in model.fields:
             raise Unhandled(
                 DICT_CALL,
