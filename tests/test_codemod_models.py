@@ -289,6 +289,14 @@ class Outcome(BaseModel):
     transient: bool = False
 """
 
+MODEL_VALIDATED = (
+    '    @field_validator("content")\n'
+    "    @classmethod\n"
+    "    def strip(cls, v):\n"
+    "        return v.strip()\n\n"
+    'print(Outcome(type="success", content=" x ").model_dump_json())\n'
+)
+
 # (name, rest of the file, what the reason of every site names): the family is left whole.
 REFUSALS = [
     (
@@ -340,6 +348,11 @@ REFUSALS = [
             'show(Outcome(type="success", content="x"))\n'
         ),
         "(the file has `Other` too)",
+    ),
+    (
+        "a validator on the model",
+        MODEL_VALIDATED,
+        '`@field_validator("content")` on `Outcome.strip` at 11:5 may name or read',
     ),
     (
         "a required key with no default",

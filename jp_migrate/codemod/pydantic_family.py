@@ -252,6 +252,7 @@ class Family:
                 for access in assignment.references:
                     self._judge_use(access.node, model)
             self._cls_calls(model)
+            self._decorated(model)
         self._legacy_reads()
         self._find_dumps()
         scope_names = {a.name for a in scope.assignments}
@@ -273,6 +274,20 @@ class Family:
                 "somewhere the codemod does not see: dump it in this file (or build the "
                 "Outcome as a dict) to have it rewritten"
             )
+
+    def _decorated(self, model: Model) -> None:
+        """A validator or serializer (`@field_validator("content")`) names or reads the
+        fields the rewrite replaces: pydantic would refuse the rewritten class."""
+        plain = m.Decorator(m.Name("classmethod") | m.Name("staticmethod") | m.Name("property"))
+        for method in m.findall(model.node.body, m.FunctionDef()):
+            assert isinstance(method, cst.FunctionDef)
+            for decorator in method.decorators:
+                if not m.matches(decorator, plain):
+                    self.problems.append(
+                        f"`@{code(decorator.decorator)}` on `{model.name}.{method.name.value}` "
+                        f"at {self.where(decorator)} may name or read the fields the rewrite "
+                        "replaces: move what it does out of the model to have it rewritten"
+                    )
 
     def _judge_use(self, node: cst.CSTNode, model: Model) -> None:
         parent = self._parents.get(node)
