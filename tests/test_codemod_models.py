@@ -260,6 +260,43 @@ print(Failure(content=[{"type": "text", "text": "x"}], isError=True, meta={"comp
 )
 
 
+PAIRS.append(
+    (
+        "`Field` added to a parenthesised import, one name a line",
+        """
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+)
+
+class Err(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    type: str = "error"
+    message: str
+    trace: list = []
+    transient: bool = False
+
+print(Err(message="x").model_dump_json())
+""",
+        """
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+)
+
+class Err(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    content: list[dict]
+    isError: bool | None = None
+    meta: dict | None = Field(default=None, serialization_alias="_meta")
+
+print(Err(content=[{"type": "text", "text": "x"}], isError=True, meta={"computer.jp/error": {"trace": [], "transient": False}}).model_dump_json(by_alias=True, exclude_none=True))
+""",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), [p[1:] for p in PAIRS], ids=[p[0] for p in PAIRS])
 def test_a_pydantic_outcome_model_is_rewritten_with_its_constructions(
     before: str, after: str
@@ -377,6 +414,16 @@ def test_a_default_the_class_evaluates_once_is_not_written_out() -> None:
     source += 'print(Outcome(type="error", message="x").model_dump_json())\n'
     (reason,) = _refused(source)
     assert "leaves out `trace`, whose default (`list(TRACE)`) the class evaluates once" in reason
+
+
+def test_a_model_imported_in_a_try_block_with_nothing_to_follow_is_reported() -> None:
+    source = (
+        "try:\n    from pydantic import BaseModel\nexcept ImportError:\n    raise\n"
+        + MODEL.split("from pydantic import BaseModel\n")[1].replace("import json\n", "")
+        + 'print(Outcome(type="error", message="x").model_dump_json())\n'
+    )
+    (reason,) = _refused(source)
+    assert "no top-level import to put `from pydantic import Field` after" in reason
 
 
 def test_a_question_not_bound_to_the_question_model_is_reported() -> None:

@@ -103,6 +103,11 @@ class Planner(Family):
                     problems.append(f"{exc.reason} (at {self.where(call)})")
         if self._mcp:
             problems += self._mcp_problems([tag for _call, tag, _ in plans])
+        if self._imports_field() and self._import_rewrite() is None:
+            problems.append(
+                "the file has no top-level import to put `from pydantic import Field` after "
+                "(the rewritten model needs it): import it at the top to have it rewritten"
+            )
         if problems:
             return [
                 Finding(call, DICT_CALL, "unhandled", self._refusal(tag, call, problems[0], advice))
@@ -336,7 +341,7 @@ class Planner(Family):
             out += self._results
         else:
             out += [(dump, dump_rewrite) for dump in self.dumps]
-        importer = self._import_rewrite() if self._needs_field() else None
+        importer = self._import_rewrite() if self._imports_field() else None
         if importer is not None:
             out.append(importer)
         return out
@@ -354,10 +359,18 @@ class Planner(Family):
             for model in self.models.values()
         )
 
+    def _imports_field(self) -> bool:
+        """Whether the rewrite must bind `Field` itself (the file neither imports it nor
+        `import pydantic`)."""
+        return (
+            self._needs_field()
+            and self._field_name() == "Field"
+            and "Field" not in self._field_call
+        )
+
     def _import_rewrite(self) -> tuple[cst.CSTNode, Rebuild] | None:
-        """Binds `Field` at the top, in `from pydantic import …` or after the last import."""
-        if self._field_name() != "Field" or "Field" in self._field_call:
-            return None
+        """Binds `Field` at the top, in `from pydantic import …` or after the last import;
+        None when there is no top-level import to follow."""
         last: cst.SimpleStatementLine | None = None
         for statement in self._module.body:
             if not isinstance(statement, cst.SimpleStatementLine):
@@ -369,8 +382,7 @@ class Planner(Family):
                     return (small, with_field)
                 if isinstance(small, (cst.Import, cst.ImportFrom)):
                     last = statement
-        assert last is not None  # `BaseModel` is imported, or the file has no model
-        return (last, then_field_import)
+        return (last, then_field_import) if last is not None else None
 
     def _class_rewrite(self, model: Model, field: str) -> Rebuild:
         def rewrite(updated: cst.CSTNode) -> cst.CSTNode:

@@ -161,8 +161,17 @@ def dump_rewrite(updated: cst.CSTNode) -> cst.CSTNode:
 def with_field(updated: cst.CSTNode) -> cst.CSTNode:
     assert isinstance(updated, cst.ImportFrom) and not isinstance(updated.names, cst.ImportStar)
     names = list(updated.names)
-    names[-1] = names[-1].with_changes(comma=comma())
-    return updated.with_changes(names=[*names, cst.ImportAlias(cst.Name("Field"))])
+    last = names[-1]
+    if isinstance(last.comma, cst.Comma) and len(names) > 1:
+        # A parenthesised list with a trailing comma: `Field` on a line of its own, like the rest.
+        names[-1] = last.with_changes(comma=names[-2].comma)
+        return updated.with_changes(
+            names=[*names, cst.ImportAlias(cst.Name("Field"), comma=last.comma)]
+        )
+    names[-1] = last.with_changes(comma=comma())
+    return updated.with_changes(
+        names=[*names, cst.ImportAlias(cst.Name("Field"), comma=last.comma)]
+    )
 
 
 def then_field_import(updated: cst.CSTNode) -> cst.FlattenSentinel[cst.CSTNode]:
