@@ -162,6 +162,10 @@ class Family:
             return set()
         return {q.name for q in scope.get_qualified_names_for(node)}
 
+    def _order(self, node: cst.CSTNode) -> tuple[int, int]:
+        start = self._positions[node].start
+        return (start.line, start.column)
+
     def where(self, node: cst.CSTNode) -> str:
         start = self._positions[node].start
         return f"{start.line}:{start.column + 1}"
@@ -249,8 +253,10 @@ class Family:
         assert isinstance(scope, Scope)
         for model in self.models.values():
             for assignment in scope[model.name]:
-                for access in assignment.references:
-                    self._judge_use(access.node, model)
+                # References come as a set: in source order, the first problem is the same each run.
+                uses = sorted((a.node for a in assignment.references), key=self._order)
+                for node in uses:
+                    self._judge_use(node, model)
             self._cls_calls(model)
             self._decorated(model)
         self._legacy_reads()

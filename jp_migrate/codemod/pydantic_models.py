@@ -95,7 +95,7 @@ class Planner(Family):
             except Unhandled as exc:
                 problems.append(f"{exc.reason} (at {self.where(call)})")
                 plans.append((call, self._guess_tag(call, model), unchanged))
-        for call, model in self.constructions.values():
+        for call, model in sorted(self.constructions.values(), key=lambda p: self._order(p[0])):
             if model.question:
                 try:
                     self._question_construction(call, model)
@@ -136,10 +136,6 @@ class Planner(Family):
         except Unhandled as exc:
             return [exc.reason]
         return []
-
-    def _order(self, node: cst.CSTNode) -> tuple[int, int]:
-        start = self._positions[node].start
-        return (start.line, start.column)
 
     def _refusal(self, tag: str, call: cst.Call, problem: str, advice: str) -> str:
         model = self.constructions[id(call)][1].name
