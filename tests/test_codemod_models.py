@@ -426,6 +426,17 @@ def test_a_model_imported_in_a_try_block_with_nothing_to_follow_is_reported() ->
     assert "no top-level import to put `from pydantic import Field` after" in reason
 
 
+def test_isinstance_checks_and_annotations_are_no_other_use() -> None:
+    source = MODEL + (
+        "def show(o: Outcome) -> None:\n"
+        "    if isinstance(o, (Outcome, dict)) or isinstance(o, Outcome):\n"
+        "        print(o.model_dump_json())\n\n"
+        'show(Outcome(type="success", content="x"))\n'
+    )
+    result = migrate_source(source)
+    assert [s.action for s in result.sites] == ["rewritten"]
+
+
 def test_a_question_not_bound_to_the_question_model_is_reported() -> None:
     source = """
         import json

@@ -325,7 +325,10 @@ class Family:
         return False
 
     def _in_isinstance(self, node: cst.CSTNode) -> bool:
+        """`isinstance(x, Outcome)`, `isinstance(x, (Ok, Err))`."""
         arg = self._parents.get(node)
+        if isinstance(arg, cst.Element):
+            arg = self._parents.get(self._parents.get(arg) or arg)
         call = self._parents.get(arg) if isinstance(arg, cst.Arg) else None
         return isinstance(call, cst.Call) and "builtins.isinstance" in self._qualified(call.func)
 
