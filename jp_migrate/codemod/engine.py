@@ -30,6 +30,7 @@ from jp_migrate.codemod.models import Models
 from jp_migrate.codemod.names import Metadata, Names
 from jp_migrate.codemod.positions import Locator
 from jp_migrate.codemod.precheck import file_is_skipped, may_contain_outcome, skip_lines
+from jp_migrate.codemod.pydantic_models import Planned, pydantic_findings, together
 from jp_migrate.codemod.reads import read_findings
 from jp_migrate.codemod.scan import Scan, scan
 from jp_migrate.codemod.sites import Finding
@@ -235,6 +236,11 @@ def _migrate_source(
             Models(module),
         )
     )
+    planned = Planned([], {})
+    if "BaseModel" in source:  # scope analysis only for a file that may define a model
+        planned = pydantic_findings(module, names.is_dict_call, mcp=is_mcp_server(found))
+        findings = [f for f in findings if id(f.anchor) not in planned.anchors]
+        findings += planned.findings
     taken = {id(f.anchor) for f in findings}  # a key a name holds may be resolved already
     findings += string_findings(found, names) + [
         f for f in constant_key_findings(found) if id(f.anchor) not in taken
@@ -280,7 +286,7 @@ def _migrate_source(
             foreign[name] = [where(f) for f in reads]
             unique.update((id(f.anchor), f) for f in reads if id(f.anchor) not in unique)
         findings += unique.values()
-    findings = [with_advice(f) for f in findings]
+    findings = [with_advice(f) for f in together(findings, planned)]
     if not findings:
         return SourceResult("unchanged", exports=exports, foreign_reads=foreign)
     spans = {id(f.anchor): locator.span(f.anchor) for f in findings}
