@@ -12,11 +12,13 @@ carrying the text the legacy host stored, its details under `_meta`.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from jp_migrate.contract.jsontext import dumps_compact, load_json
 from jp_migrate.contract.plain import envelope_candidate, outcome_reading, outcome_shape
 from jp_migrate.errors import ContractError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on this path
+if TYPE_CHECKING:
+    from typing import Any
 
 # The rule ids an adaptation reports (`--provenance`), one per row of the mapping.
 PASSTHROUGH = "adapt-envelope-passthrough"
@@ -42,12 +44,23 @@ ADAPTER_META = "computer.jp/adapter"
 ERROR_META = "computer.jp/error"
 
 
-class Adapted(NamedTuple):
+class Adapted:
     """What to print (one line, or the tool's own envelope as it was), and why."""
 
-    text: str
-    rule: str
-    is_error: bool
+    __slots__ = ("is_error", "rule", "text")
+
+    def __init__(self, text: str, rule: str, is_error: bool) -> None:
+        self.text = text
+        self.rule = rule
+        self.is_error = is_error
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Adapted):
+            return NotImplemented
+        return (self.text, self.rule, self.is_error) == (other.text, other.rule, other.is_error)
+
+    def __repr__(self) -> str:
+        return f"Adapted(text={self.text!r}, rule={self.rule!r}, is_error={self.is_error!r})"
 
 
 def _text(text: str) -> dict[str, Any]:

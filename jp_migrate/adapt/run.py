@@ -17,8 +17,8 @@ import os
 import select
 import signal
 import time
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on this path
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import FrameType
