@@ -115,7 +115,7 @@ def local(
         if name in samples:
             label = "behind adapt" if name == "adapt" else f"behind adapt of {against}"
             print(
-                f"{label}: median {_ms(samples[name], 0):.1f} ms wall; overhead "
+                f"{label}: median {_ms(samples[name], 0):.1f} ms wall; overhead: "
                 f"{_ms(samples[name], 0) - tool_wall:.1f} ms wall, "
                 f"{_ms(samples[name], 1) - tool_cpu:.1f} ms CPU per run over {runs} runs"
             )
