@@ -3,12 +3,12 @@ and RFD D08's conflict rule for values changed by hand."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from adapt_support import verify
 from bridge_support import python_on_path
 from conftest import EXAMPLES, REPO, run_cli
 
@@ -179,22 +179,8 @@ def test_adapted_commands_of_every_form_verify(tmp_path: Path) -> None:
     shutil.copytree(original, adapted)
     assert adapt(adapted, "--tool", "inline", "--tool", "extended")[0] == 0
     for tool in ("inline", "extended"):
-        report = tmp_path / f"{tool}.json"
-        done = run_cli(
-            "verify",
-            "--before-workspace",
-            str(original),
-            "--after-workspace",
-            str(adapted),
-            "--tool",
-            tool,
-            "--cases",
-            str(DATA / "cases.jsonl"),
-            "--report",
-            f"json={report}",
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-        verdicts = [case["verdict"] for case in json.loads(report.read_text())["verify"]]
+        report = verify(original, adapted, tool, DATA / "cases.jsonl", tmp_path / f"{tool}.json")
+        verdicts = [case["verdict"] for case in report["verify"]]
         assert len(verdicts) == 10 and set(verdicts) <= {"match", "expected"}
 
 
