@@ -9,7 +9,7 @@ bytecode cached (in a private PYTHONPYCACHEPREFIX, as a pip-installed package ha
 its .pyc files) even when the caller sets PYTHONDONTWRITEBYTECODE; `--no-bytecode`
 keeps the caller's environment. `--against DIR` times the jp_migrate under DIR (another
 version's checkout) in the same rounds; `--breakdown` splits the overhead into the
-adapter's interpreter start-up, its imports and the run. MCP: the ratio of the
+adapter's interpreter start-up, each step of its imports, and the run. MCP: the ratio of the
 medians of one session (start, every call in examples/tools/cases.jsonl's MCP
 cases, stop), limit 1.2.
 
@@ -71,14 +71,19 @@ def _launch(source: Path) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-# Where the overhead goes: the adapter's own interpreter (site, encodings), and that
-# interpreter with everything `adapt` imports before it starts the tool.
-STARTUP = [sys.executable, "-c", "pass"]
-IMPORTS = [
-    sys.executable,
-    "-c",
-    "import re, jp_migrate.entry, jp_migrate.adapt.fast, jp_migrate.adapt.local",
-]
+# Where the overhead goes: each probe is a fresh interpreter doing one step more than
+# the one before it, up to everything `adapt` imports before it starts the tool.
+PROBES = {
+    "interpreter (python -S)": [sys.executable, "-S", "-c", "pass"],
+    "site": [sys.executable, "-c", "pass"],
+    "re (the console script's first import, and json's)": [sys.executable, "-c", "import re"],
+    "json": [sys.executable, "-c", "import re, json"],
+    "jp_migrate's modules": [
+        sys.executable,
+        "-c",
+        "import re, json, jp_migrate.entry, jp_migrate.adapt.fast, jp_migrate.adapt.local",
+    ],
+}
 
 
 def _ms(samples: list[tuple[float, float]], column: int) -> float:
@@ -101,7 +106,7 @@ def local(
         commands["adapt"] = [*_launch(REPO), *arguments]
         commands["against"] = [*_launch(against.resolve()), *arguments]
     if breakdown:
-        commands.update(startup=STARTUP, imports=IMPORTS)
+        commands.update(PROBES)
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for command in commands.values():  # warm-up (writes the bytecode cache), untimed
         run_once(command, env)
@@ -121,13 +126,13 @@ def local(
             )
     if breakdown:
         for column, unit in ((0, "wall"), (1, "CPU")):
-            startup = _ms(samples["startup"], column)
-            imports = _ms(samples["imports"], column) - startup
-            rest = _ms(samples["adapt"], column) - _ms(samples["tool"], column) - startup - imports
-            print(
-                f"  {unit}: interpreter start-up {startup:.1f} ms, imports before the tool "
-                f"starts {imports:.1f} ms, the run (spawn, wait, read, print) {rest:.1f} ms"
-            )
+            parts, before = [], 0.0
+            for name in PROBES:
+                parts.append(f"{name} {_ms(samples[name], column) - before:.1f}")
+                before = _ms(samples[name], column)
+            rest = _ms(samples["adapt"], column) - _ms(samples["tool"], column) - before
+            parts.append(f"the run (spawn, wait, read, print) {rest:.1f}")
+            print(f"  {unit} ms: " + ", ".join(parts))
     verdict = "ok" if wall <= limit_ms else "TOO SLOW"
     bytecode = "caller's environment" if env is None else "bytecode cached"
     load = f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"

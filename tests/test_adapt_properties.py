@@ -91,7 +91,7 @@ def test_bench_adapt_smoke() -> None:
         "bench_adapt.py", "-n", "1", "--limit-ms", "1e9", "--breakdown", "--against", repo
     )
     assert split.returncode == 0, split.stderr
-    assert f"behind adapt of {repo}: " in split.stdout and "imports before the tool" in split.stdout
+    assert f"behind adapt of {repo}: " in split.stdout and "the run (spawn" in split.stdout
     mcp = run_benchmark("bench_adapt.py", "--mcp", "-n", "1", "--limit", "1e9")
     assert mcp.returncode == 0, mcp.stderr
     assert "ratio" in mcp.stdout
