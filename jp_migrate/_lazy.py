@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
-from collections.abc import Callable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the adapter's path)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 
 def lazy_exports(
@@ -19,6 +21,8 @@ def lazy_exports(
         source = exports.get(name)
         if source is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        import importlib  # only on a first use: `jp-migrate adapt` never needs it
+
         value = getattr(importlib.import_module(source), name)
         setattr(module, name, value)
         return value

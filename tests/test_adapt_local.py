@@ -441,3 +441,13 @@ def test_a_tool_that_closes_its_output_before_it_exits_is_waited_for() -> None:
     done = adapt("--", PY, "-c", program)
     assert done.returncode == 4
     assert load_json(done.stdout) == {"content": [{"type": "text", "text": "x"}]}
+
+
+def test_a_tool_that_closes_its_output_and_hangs_still_times_out() -> None:
+    """Once the output has closed the tool is looked at less and less often, never so
+    seldom that the timeout is missed."""
+    program = "import os, time; os.close(1); os.close(2); time.sleep(300)"
+    done = adapt("--name", "t", "--timeout", "1", "--", PY, "-c", program)
+    assert done.returncode == 137
+    assert "timed out" in _one_error_line(done.stderr)
+    assert load_json(done.stdout)["content"][0]["text"] == "Tool 't' timed out after 1s."

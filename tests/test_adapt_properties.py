@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conftest import run_benchmark
+from conftest import REPO, run_benchmark
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,6 +86,12 @@ def test_bench_adapt_smoke() -> None:
     local = run_benchmark("bench_adapt.py", "-n", "1", "--limit-ms", "1e9")
     assert local.returncode == 0, local.stderr
     assert "overhead:" in local.stdout
+    repo = str(REPO)
+    split = run_benchmark(
+        "bench_adapt.py", "-n", "1", "--limit-ms", "1e9", "--breakdown", "--against", repo
+    )
+    assert split.returncode == 0, split.stderr
+    assert f"behind adapt of {repo}: " in split.stdout and "the run (spawn" in split.stdout
     mcp = run_benchmark("bench_adapt.py", "--mcp", "-n", "1", "--limit", "1e9")
     assert mcp.returncode == 0, mcp.stderr
     assert "ratio" in mcp.stdout

@@ -142,3 +142,71 @@ def test_a_tree_gives_the_same_results_through_the_quick_path_as_through_the_cod
     assert plain.stderr.splitlines()[-1] == (
         "5 files: 1 would be rewritten, 0 with unhandled sites, 1 error, 1 skipped"
     )
+
+
+# `jp-migrate adapt -- CMD` runs in front of every call of a tool: what it imports is its
+# overhead. None of these is used on its path (typing: annotations only; pathlib brings
+# urllib.parse and ipaddress; runpy and importlib.util: `python -m`, not the console script).
+ADAPT_NEVER = {
+    *HEAVY,
+    "click",
+    "typing",
+    "pathlib",
+    "urllib",
+    "ipaddress",
+    "contextlib",
+    "subprocess",
+    "dataclasses",
+    "inspect",
+    "runpy",
+    "importlib.util",
+    "hashlib",
+}
+
+# As the console script starts it (`re` first), the modules the adapter adds to a fresh
+# interpreter's, printed once it has exited with the tool's status.
+ADAPT_PROBE = """
+import atexit, sys
+started = set(sys.modules)
+atexit.register(lambda: print(sorted(set(sys.modules) - started), file=sys.stderr))
+sys.argv = ["jp-migrate", "adapt", "--name", "t", "--", *sys.argv[1:]]
+import re
+from jp_migrate.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("stdout", "code"),
+    [
+        ('{"type": "success", "content": "done"}', 0),
+        ('{"type": "error", "message": "m", "trace": ["t"], "transient": true}', 3),
+        ('{"content": [{"type": "text", "text": "already new"}]}', 0),
+        ("raw text", 0),
+        ("raw text", 1),  # the legacy host's failure text
+    ],
+)
+def test_the_adapt_path_imports_only_what_it_uses(tmp_path: Path, stdout: str, code: int) -> None:
+    tool = [sys.executable, "-c", f"import sys; print({stdout!r}); sys.exit({code})"]
+    done = subprocess.run(
+        [sys.executable, "-c", ADAPT_PROBE, *tool],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == code, done.stderr
+    assert done.stdout.startswith('{"content":'), done.stdout  # the adapter ran to its envelope
+    added = set(ast.literal_eval(done.stderr.strip().splitlines()[-1]))
+    assert "jp_migrate.adapt.local" in added
+    top = {name.split(".")[0] for name in added}
+    assert sorted((added | top) & ADAPT_NEVER) == []
+
+
+def test_the_adapt_probe_sees_what_a_path_imports(tmp_path: Path) -> None:
+    """The probe above can fail: `--provenance` loads hashlib, which it lists."""
+    tool = [sys.executable, "-c", "print('x')"]
+    probe = ADAPT_PROBE.replace('"--name", "t",', '"--provenance",')
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *tool],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "hashlib" in ast.literal_eval(done.stderr.strip().splitlines()[-1])

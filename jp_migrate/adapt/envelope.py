@@ -1,7 +1,7 @@
 """One legacy tool run → the RFD 058 envelope the new host must read (SPEC §1, §2, §4).
 
 Pure: bytes in, text out. The run's reading is the legacy host's
-(`contract.plain`, `convert.host`); the models (pydantic) load only when the
+(`contract.plain`, `convert.failure`); the models (pydantic) load only when the
 plain reading cannot decide (a question, a field of an odd type).
 
 Envelope policy (seed 001, SPEC §4): an envelope already in the new format
@@ -12,11 +12,14 @@ carrying the text the legacy host stored, its details under `_meta`.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from jp_migrate.contract.jsontext import dumps_compact, load_json
 from jp_migrate.contract.plain import envelope_candidate, outcome_reading, outcome_shape
+from jp_migrate.convert.failure import legacy_failure_text
 from jp_migrate.errors import ContractError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on this path
+if TYPE_CHECKING:
+    from typing import Any
 
 # The rule ids an adaptation reports (`--provenance`), one per row of the mapping.
 PASSTHROUGH = "adapt-envelope-passthrough"
@@ -42,12 +45,23 @@ ADAPTER_META = "computer.jp/adapter"
 ERROR_META = "computer.jp/error"
 
 
-class Adapted(NamedTuple):
+class Adapted:
     """What to print (one line, or the tool's own envelope as it was), and why."""
 
-    text: str
-    rule: str
-    is_error: bool
+    __slots__ = ("is_error", "rule", "text")
+
+    def __init__(self, text: str, rule: str, is_error: bool) -> None:
+        self.text = text
+        self.rule = rule
+        self.is_error = is_error
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Adapted):
+            return NotImplemented
+        return (self.text, self.rule, self.is_error) == (other.text, other.rule, other.is_error)
+
+    def __repr__(self) -> str:
+        return f"Adapted(text={self.text!r}, rule={self.rule!r}, is_error={self.is_error!r})"
 
 
 def _text(text: str) -> dict[str, Any]:
@@ -94,11 +108,10 @@ def adapt(name: str, stdout: bytes, stderr: bytes, exit_code: int) -> Adapted:
     if _is_envelope(out):
         return Adapted(out, PASSTHROUGH, False)
     if exit_code != 0:
-        from jp_migrate.convert.host import ToolRun, failure_text  # dataclasses: only here
-
-        run = ToolRun(name=name, stdout=out, stderr=err, exit_code=exit_code)
         details = {"exit_code": exit_code, "stderr": err}
-        return Adapted(_line(_failure(failure_text(run), details)), RAW_FAILURE, True)
+        return Adapted(
+            _line(_failure(legacy_failure_text(name, out, err), details)), RAW_FAILURE, True
+        )
     return Adapted(_line({"content": [_text(out)]}), RAW, False)
 
 

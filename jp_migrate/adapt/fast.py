@@ -9,8 +9,11 @@ says the same things about it.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on this path
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 
 def parse(args: Sequence[str]) -> dict[str, Any] | None:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
 
 from jp_migrate.adapt import envelope
 from jp_migrate.adapt.run import CannotStart, run
 from jp_migrate.contract.jsontext import dumps_compact
 from jp_migrate.visible import line
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on this path
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

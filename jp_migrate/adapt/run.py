@@ -17,8 +17,8 @@ import os
 import select
 import signal
 import time
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on this path
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import FrameType
@@ -28,7 +28,9 @@ FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2")
 POLL_SECONDS = 0.2  # how often a wait looks at the tool, its deadline and the signals received
 # After a forwarded signal, how long the tool has to end before its group is killed.
 GRACE_SECONDS = 5.0
-EXIT_POLL_SECONDS = 0.005  # how often a tool whose output has closed is looked at
+# A tool whose output has closed is exiting (or has closed it early, as coreutils do):
+# it is looked at after this long, then twice as long each time, up to POLL_SECONDS.
+EXIT_POLL_SECONDS = 0.0005
 # How long a killed group's output is still read (a child that left it may hold it).
 DRAIN_SECONDS = 1.0
 
@@ -155,9 +157,11 @@ def _collect(
     drain_until: float | None = None
     signalled: float | None = None
     timed_out = False
+    exit_wait = EXIT_POLL_SECONDS
     while True:
-        # With its output closed, the tool is waited for in short steps (it is exiting).
-        wait = POLL_SECONDS if open_fds else EXIT_POLL_SECONDS
+        wait = POLL_SECONDS
+        if not open_fds:
+            wait, exit_wait = exit_wait, min(exit_wait * 2, POLL_SECONDS)
         for fd, _event in poller.poll(wait * 1000):
             data = os.read(fd, 65536)
             if data:

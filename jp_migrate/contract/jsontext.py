@@ -6,10 +6,14 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 from jp_migrate.errors import ContractError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the adapter's path)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 # A `\uD800`-`\uDFFF` escape: only then can a parsed string hold a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")

@@ -14,20 +14,25 @@ the shape, read here without loading pydantic.
 from __future__ import annotations
 
 import json
+import os
 import re
-from pathlib import Path
-from typing import Any, Literal
 
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
 
-_OUTCOME_SCHEMA = Path(__file__).parent / "schemas" / "outcome.schema.json"
+# The adapter in front of a tool reads this module: typing and pathlib would be most of its imports.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+_OUTCOME_SCHEMA = os.path.join(os.path.dirname(__file__), "schemas", "outcome.schema.json")
 
 
 def _outcome_shape() -> tuple[dict[str, tuple[str, ...]], tuple[str, ...], frozenset[str]]:
     """From the shipped schema: each variant's tag and fields in declaration order (a
     sequence's order), the question's fields, and every field name of the Outcome."""
-    schema = json.loads(_OUTCOME_SCHEMA.read_text("utf-8"))
+    with open(_OUTCOME_SCHEMA, encoding="utf-8") as file:
+        schema = json.load(file)
     defs = schema["$defs"]
     variants: dict[str, tuple[str, ...]] = {}
     for member in schema["oneOf"]:
@@ -40,9 +45,10 @@ def _outcome_shape() -> tuple[dict[str, tuple[str, ...]], tuple[str, ...], froze
 OUTCOME_FIELDS, QUESTION_FIELDS, _FIELD_NAMES = _outcome_shape()
 OUTCOME_TAGS = tuple(OUTCOME_FIELDS)
 
-# none: certainly not an Outcome; success/error: certainly that variant, every field
-# as read; models: only the models can tell (needs_input, or a field of the wrong type).
-OutcomeShape = Literal["none", "success", "error", "models"]
+if TYPE_CHECKING:
+    # none: certainly not an Outcome; success/error: certainly that variant, every field
+    # as read; models: only the models can tell (needs_input, or a field of the wrong type).
+    OutcomeShape = Literal["none", "success", "error", "models"]
 
 
 def outcome_shape(obj: Any) -> OutcomeShape:
@@ -147,7 +153,7 @@ def _repeated_names(text: str) -> bool:
     return False
 
 
-class _Pairs(list[tuple[str, Any]]):
+class _Pairs(list[tuple[str, object]]):
     """A JSON object as its (key, value) pairs, repeats kept (serde's buffered content)."""
 
 

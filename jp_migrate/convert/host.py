@@ -23,6 +23,7 @@ from jp_migrate.contract.plain import (
     outcome_shape,
     text_envelope,
 )
+from jp_migrate.convert.failure import legacy_failure_text
 from jp_migrate.errors import ContractError
 
 if TYPE_CHECKING:
@@ -101,13 +102,7 @@ def _make(protocol: Protocol, **kwargs: Any) -> NormalizedOutcome:
 
 def failure_text(run: ToolRun) -> str:
     """The legacy host's Err text for a non-`Outcome` run that exited non-zero."""
-    return compact_json(
-        {
-            "message": f"Tool '{run.name}' execution failed.",
-            "stderr": run.stderr,
-            "stdout": run.stdout,
-        }
-    )
+    return legacy_failure_text(run.name, run.stdout, run.stderr)
 
 
 def raw_fields(run: ToolRun, protocol: Protocol = "raw") -> dict[str, Any]:
