@@ -1,0 +1,208 @@
+"""`jp-migrate adapt --mcp` relays what it does not convert, both ways: notifications
+(progress, logging, list_changed, cancelled) and the server's own requests to the client
+(sampling, roots, elicitation), against the reference server (npm, not written by us) and
+the example server's `--jp` mode against its native mode."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+import pytest
+from conftest import EXAMPLES
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from real_servers import everything_entry
+
+SERVER = str(EXAMPLES / "mcp_server" / "server.py")
+PY = sys.executable
+ADAPT = [PY, "-m", "jp_migrate", "adapt", "--mcp", "--"]
+NATIVE = [PY, SERVER]
+ADAPTED = [*ADAPT, PY, SERVER, "--jp"]
+ROOT = "file:///work/space"
+WAIT = 60  # seconds for an awaited message to arrive: it comes, or the test fails
+
+
+class Seen:
+    """What the client was sent besides results: each callback's payload, in order."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, Any]] = []
+        self.changed = anyio.Event()
+
+    async def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        self.events.append(("progress", [progress, total, message]))
+        self.changed.set()
+
+    async def log(self, params: types.LoggingMessageNotificationParams) -> None:
+        self.events.append(("log", [params.level, params.data]))
+        self.changed.set()
+
+    async def message(self, message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            self.events.append(("tools/list_changed", None))
+            self.changed.set()
+
+    async def sampling(self, _ctx: Any, params: types.CreateMessageRequestParams) -> Any:
+        self.events.append(("sampling", params.model_dump(mode="json", exclude_none=True)))
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(text="sampled!"), model="test-model"
+        )
+
+    async def elicitation(self, _ctx: Any, params: Any) -> types.ElicitResult:
+        self.events.append(("elicitation", params.model_dump(mode="json", exclude_none=True)))
+        return types.ElicitResult(action="decline")
+
+    async def roots(self, _ctx: Any) -> types.ListRootsResult:
+        self.events.append(("roots", None))
+        return types.ListRootsResult(roots=[types.Root(uri=ROOT, name="space")])
+
+    def of(self, kind: str) -> list[Any]:
+        return [payload for k, payload in self.events if k == kind]
+
+    async def until(self, kind: str, count: int) -> list[Any]:
+        """The first `count` payloads of `kind`, once they have all come."""
+        with anyio.fail_after(WAIT):
+            while len(self.of(kind)) < count:
+                self.changed = anyio.Event()
+                await self.changed.wait()
+        return self.of(kind)[:count]
+
+
+def client(command: list[str], seen: Seen) -> Client:
+    """A 2025-11-25 client (the protocol in which servers send requests mid-call)."""
+    params = StdioServerParameters(command=command[0], args=command[1:])
+    return Client(
+        stdio_client(params),
+        cache=None,
+        mode="legacy",
+        sampling_callback=seen.sampling,
+        elicitation_callback=seen.elicitation,
+        list_roots_callback=seen.roots,
+        logging_callback=seen.log,
+        message_handler=seen.message,
+    )
+
+
+def _text(result: types.CallToolResult) -> list[Any]:
+    return [(c.text if isinstance(c, types.TextContent) else c.type) for c in result.content]
+
+
+# ── the example server: --jp behind the adapter against native ──
+
+
+def test_progress_and_log_notifications_come_through_a_converted_call() -> None:
+    async def observe(command: list[str]) -> tuple[list[Any], list[Any], list[Any]]:
+        seen = Seen()
+        async with client(command, seen) as c:
+            result = await c.session.call_tool("count", {"steps": 3}, progress_callback=seen.progress)
+            return _text(result), await seen.until("progress", 3), await seen.until("log", 3)
+
+    native, adapted = anyio.run(observe, NATIVE), anyio.run(observe, ADAPTED)
+    assert adapted == native
+    text, progress, logs = adapted
+    assert text == ["counted to 3"]  # the Outcome made native
+    assert progress == [[1, 3, "step 1"], [2, 3, "step 2"], [3, 3, "step 3"]]
+    assert logs == [["info", "counted 1"], ["info", "counted 2"], ["info", "counted 3"]]
+
+
+def test_a_request_to_the_client_mid_call_comes_through() -> None:
+    """The server asks the client for its roots while a D31 call is running; the answer goes
+    back to it, and the Outcome it then gives is made native."""
+
+    async def observe(command: list[str]) -> tuple[list[Any], list[Any]]:
+        seen = Seen()
+        async with client(command, seen) as c:
+            result = await c.session.call_tool("list_roots", {})
+            return _text(result), seen.of("roots")
+
+    native, adapted = anyio.run(observe, NATIVE), anyio.run(observe, ADAPTED)
+    assert adapted == native == ([ROOT], [None])
+
+
+def test_a_cancelled_call_reaches_the_server(tmp_path: Path) -> None:
+    record = tmp_path / "record.jsonl"
+
+    def lines() -> list[dict[str, Any]]:
+        return [json.loads(line) for line in record.read_text().splitlines()] if record.exists() else []
+
+    async def scenario() -> None:
+        seen = Seen()
+        async with client([*ADAPTED, "--record", str(record)], seen) as c:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(c.session.call_tool, "wait_for_cancel", {})
+                deadline = time.monotonic() + WAIT
+                while not lines():  # the call has reached the server
+                    assert time.monotonic() < deadline, "the call did not reach the server"
+                    await anyio.sleep(0.05)
+                tasks.cancel_scope.cancel()  # the SDK sends notifications/cancelled
+            deadline = time.monotonic() + WAIT
+            while {"cancelled": "wait_for_cancel"} not in lines():
+                assert time.monotonic() < deadline, f"the server was not told: {lines()}"
+                await anyio.sleep(0.05)
+            # The session goes on.
+            assert _text(await c.session.call_tool("greet", {"name": "Ada"})) == ["Hello, Ada!"]
+
+    anyio.run(scenario)
+
+
+# ── the reference server (npm), behind the adapter against directly ──
+
+
+@pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
+def test_the_reference_servers_requests_and_notifications_pass_through() -> None:
+    entry = everything_entry()
+    direct = ["node", str(entry), "stdio"]
+    calls = [
+        ("trigger-sampling-request", {"prompt": "hi", "maxTokens": 5}),
+        ("trigger-elicitation-request", {}),
+        ("get-roots-list", {}),
+        ("trigger-long-running-operation", {"duration": 0.2, "steps": 2}),
+    ]
+
+    async def observe(command: list[str]) -> dict[str, Any]:
+        seen = Seen()
+        async with client(command, seen) as c:
+            await c.session.set_logging_level("debug")
+            results = [
+                _text(await c.session.call_tool(name, args, progress_callback=seen.progress))
+                for name, args in calls
+            ]
+            return {
+                "results": results,
+                "progress": await seen.until("progress", 2),
+                "sampling": await seen.until("sampling", 1),
+                "elicitation": await seen.until("elicitation", 1),
+                "roots": len(await seen.until("roots", 1)) > 0,
+                "log": await seen.until("log", 1),
+                "list_changed": len(await seen.until("tools/list_changed", 1)) > 0,
+            }
+
+    expected, through = anyio.run(observe, direct), anyio.run(observe, [*ADAPT, *direct])
+    assert through == expected
+    assert "sampled!" in through["results"][0][0]  # the client's answer reached the server
+    assert "declined" in through["results"][1][0]  # its own elicitation, not the adapter's
+    assert "/work/space" in through["results"][2][0]
+    assert through["progress"] == [[1, 2, None], [2, 2, None]]
+    assert through["sampling"][0]["messages"][0]["content"]["text"].endswith("hi")
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_a_native_server_in_either_protocol_era_passes_through(mode: str) -> None:
+    """A client speaking 2026-07-28 (`server/discover`, the version in each request's
+    `_meta`) or 2025-11-25 (`initialize`) reaches the server in its own era."""
+
+    async def observe(command: list[str]) -> tuple[str, list[Any]]:
+        params = StdioServerParameters(command=command[0], args=command[1:])
+        async with Client(stdio_client(params), cache=None, mode=mode) as c:  # type: ignore[arg-type]
+            result = await c.session.call_tool("divide", {"a": 1, "b": 0})
+            return c.protocol_version, [_text(result), result.is_error]
+
+    native, adapted = anyio.run(observe, NATIVE), anyio.run(observe, ADAPTED)
+    assert adapted == native
+    assert native[0] == ("2026-07-28" if mode == "auto" else "2025-11-25")
