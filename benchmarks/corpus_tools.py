@@ -125,27 +125,33 @@ def main() -> int:
             print(f"  refused {line}")
         if args.no_verify or not (corpus / "cases.jsonl").is_file():
             return 0
-        verdicts: Counter[str] = Counter()
-        named: Counter[str] = Counter()
-        bad: list[str] = []
-        for tool in _tools_named(corpus / "cases.jsonl"):
-            for case in verify_tool(before, after, tool, args.jobs, args.python):
-                verdict = str(case["verdict"])
-                verdicts[verdict] += 1
-                if verdict == "expected":
-                    named.update(str(d) for d in case.get("differences", []))  # type: ignore[union-attr]
-                elif verdict != "match":
-                    label = (case.get("inputs") or {}).get("case", "")  # type: ignore[union-attr]
-                    bad.append(f"{tool} {label}: {verdict}: {case.get('message', '')}")
-        total = sum(verdicts.values())
-        print(
-            f"verify: {total} cases: {verdicts['match']} match, {verdicts['expected']} expected "
-            f"({', '.join(f'{k} {v}' for k, v in sorted(named.items())) or 'none'}), "
-            f"{verdicts['mismatch']} mismatch, {verdicts['error']} error"
-        )
-        for line in bad:
-            print(f"  {line}")
-        return 1 if bad else 0
+        return report_verdicts(before, after, args.jobs, args.python)
+
+
+def report_verdicts(before: Path, after: Path, jobs: int, python: Path) -> int:
+    """`jp-migrate verify` of every tool in before/cases.jsonl; prints the verdicts, and each
+    case that is neither a match nor a named expected difference. 1 if there is one."""
+    verdicts: Counter[str] = Counter()
+    named: Counter[str] = Counter()
+    bad: list[str] = []
+    for tool in _tools_named(before / "cases.jsonl"):
+        for case in verify_tool(before, after, tool, jobs, python):
+            verdict = str(case["verdict"])
+            verdicts[verdict] += 1
+            if verdict == "expected":
+                named.update(str(d) for d in case.get("differences", []))  # type: ignore[union-attr]
+            elif verdict != "match":
+                label = (case.get("inputs") or {}).get("case", "")  # type: ignore[union-attr]
+                bad.append(f"{tool} {label}: {verdict}: {case.get('message', '')}")
+    total = sum(verdicts.values())
+    print(
+        f"verify: {total} cases: {verdicts['match']} match, {verdicts['expected']} expected "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(named.items())) or 'none'}), "
+        f"{verdicts['mismatch']} mismatch, {verdicts['error']} error"
+    )
+    for line in bad:
+        print(f"  {line}")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

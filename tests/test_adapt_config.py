@@ -3,12 +3,12 @@ and RFD D08's conflict rule for values changed by hand."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from adapt_support import verify
 from bridge_support import python_on_path
 from conftest import EXAMPLES, REPO, run_cli
 
@@ -179,22 +179,8 @@ def test_adapted_commands_of_every_form_verify(tmp_path: Path) -> None:
     shutil.copytree(original, adapted)
     assert adapt(adapted, "--tool", "inline", "--tool", "extended")[0] == 0
     for tool in ("inline", "extended"):
-        report = tmp_path / f"{tool}.json"
-        done = run_cli(
-            "verify",
-            "--before-workspace",
-            str(original),
-            "--after-workspace",
-            str(adapted),
-            "--tool",
-            tool,
-            "--cases",
-            str(DATA / "cases.jsonl"),
-            "--report",
-            f"json={report}",
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-        verdicts = [case["verdict"] for case in json.loads(report.read_text())["verify"]]
+        report = verify(original, adapted, tool, DATA / "cases.jsonl", tmp_path / f"{tool}.json")
+        verdicts = [case["verdict"] for case in report["verify"]]
         assert len(verdicts) == 10 and set(verdicts) <= {"match", "expected"}
 
 
@@ -216,6 +202,42 @@ def test_unmigratable_finds_what_the_codemod_refuses(ws: Path) -> None:
     assert "tool 'dynamic': needs the adapter: dynamic.py:3: the codemod refuses it" in out
     assert "tool 'shell': needs the adapter: 'sh' is not a Python file" in out
     assert "word_count" not in out
+
+
+def test_unmigratable_judges_a_tool_with_the_siblings_it_imports(ws: Path) -> None:
+    """As `jp-migrate tools DIR` migrates them: a tool reading another tool's result
+    migrates with it; a tool whose helper module the codemod refuses needs the adapter."""
+    tools = ws / ".jp" / "mcp" / "tools"
+    (ws / "bump.py").write_text(
+        "import json\n\n"
+        "def run(part):\n"
+        "    return {'type': 'success', 'content': f'bumped {part}'}\n\n"
+        "if __name__ == '__main__':\n"
+        "    print(json.dumps(run('minor')))\n"
+    )
+    (ws / "release.py").write_text(
+        "import json\nimport bump\n\n"
+        "result = bump.run('patch')\n"
+        "if result['type'] == 'success':\n"
+        "    print(json.dumps({'type': 'success', 'content': 'released: ' + result['content']}))\n"
+    )
+    (ws / "_helpers.py").write_text(
+        "def ok(text, extra):\n    return {'type': 'success', **extra}\n"
+    )
+    (ws / "uses_helper.py").write_text(
+        "import json\nfrom _helpers import ok\n\nprint(json.dumps(ok('done', {'content': 'x'})))\n"
+    )
+    for name in ("bump", "release", "uses_helper"):
+        (tools / f"{name}.toml").write_text(
+            f'[conversation.tools.{name}]\ncommand = "python3 {name}.py"\n'
+        )
+    code, out, _ = adapt(ws, "--unmigratable", "--check")
+    assert code == 1
+    assert "'release'" not in out and "'bump'" not in out, out
+    assert (
+        "tool 'uses_helper': needs the adapter: uses_helper.py imports _helpers: _helpers.py:2: "
+        "the codemod refuses it" in out
+    ), out
 
 
 @pytest.mark.parametrize(

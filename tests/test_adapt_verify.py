@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from adapt_support import verify
 from bridge_support import python_on_path
 from conftest import EXAMPLES, REPO, run_cli
 
@@ -39,24 +40,6 @@ def _python3_is_this_python(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def adapt_config(ws: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return run_cli("adapt", "--config", str(ws), "--adapter-command", ADAPTER, *args)
-
-
-def verify(original: Path, adapted: Path, tool: str, cases: Path, report: Path) -> dict:
-    done = run_cli(
-        "verify",
-        "--before-workspace",
-        str(original),
-        "--after-workspace",
-        str(adapted),
-        "--tool",
-        tool,
-        "--cases",
-        str(cases),
-        "--report",
-        f"json={report}",
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return json.loads(report.read_text())
 
 
 def verdicts(report: dict) -> dict[str, tuple[str, list[str]]]:

@@ -337,6 +337,15 @@ def test_the_pre_check_passes_a_json_string_with_escaped_quotes() -> None:
     assert [s.rule for s in migrate_source(source).sites] == ["codemod-outcome-string"]
 
 
+def test_the_pre_check_passes_a_dynamic_type_beside_a_spread() -> None:
+    """No tag and no legacy key written out: the spread may bring them; reported, not skipped."""
+    for outcome in ('{"type": kind, **payload}', "{**payload, 'type': kind}", '{"type": k,\n **p}'):
+        source = f"import json\nprint(json.dumps({outcome}))\n"
+        assert may_contain_outcome(source), source
+        assert [s.rule for s in migrate_source(source).sites] == ["codemod-dynamic-type"]
+    assert not may_contain_outcome('def f(**kw):\n    return {"type": 1}\n')
+
+
 # 5. Comments survive the rewrite.
 COMMENTS = {
     "a removed statement's comment moves to the next one": (

@@ -9,14 +9,51 @@ from jp_migrate.codemod import migrate_source
 
 def test_a_spread_names_what_it_spreads_and_the_keys_to_write_out() -> None:
     source = """
-    def main(text):
-        extra = dict(content=text)
+    def main(text, extra):
         return {"type": "success", **extra}
     """
     (site,) = migrate_source(dedent(source)).sites
     assert site.rule == "codemod-spread"
-    assert site.reason.startswith("`**extra` in a success Outcome")
+    assert site.reason.startswith("`extra` (spread into the Outcome) is not assigned exactly once")
     assert "write the keys it brings (`content`) into the Outcome itself" in site.reason
+
+
+def test_a_spread_of_a_literal_used_only_there_becomes_the_envelope() -> None:
+    source = """
+    def main(text):
+        extra = dict(content=text)
+        return {"type": "success", **extra}
+    """
+    result = migrate_source(dedent(source))
+    assert [(s.rule, s.action) for s in result.sites] == [("codemod-success-dict", "rewritten")]
+    assert result.output == dedent(
+        """
+    def main(text):
+        extra = dict(content=[{"type": "text", "text": text}])
+        return {**extra}
+    """
+    )
+
+
+def test_a_spread_used_elsewhere_or_holding_a_type_is_reported() -> None:
+    read = """
+    def main(text):
+        extra = {"content": text}
+        log(extra)
+        return {"type": "success", **extra}
+    """
+    (site,) = migrate_source(dedent(read)).sites
+    assert (site.rule, site.action) == ("codemod-spread", "unhandled")
+    assert "`extra` (spread into the Outcome) is used elsewhere too" in site.reason
+    typed = """
+    def main(text):
+        extra = {"type": "success", "content": text}
+        return {"type": "success", **extra}
+    """
+    sites = migrate_source(dedent(typed)).sites
+    assert ("codemod-success-dict", "unhandled") in [(s.rule, s.action) for s in sites]
+    (spread,) = [s for s in sites if 'holds a "type" of its own' in s.reason]
+    assert spread.action == "unhandled" and "(in `extra`)" in spread.reason
 
 
 def test_a_dynamic_tag_names_where_it_comes_from() -> None:

@@ -325,8 +325,10 @@ def test_an_answer_type_passed_to_a_factory_maps_every_spelling_at_run_time() ->
         ('print(json.dumps({"type": "success", "content": "tools/call"}))\n', False),
         ('log("tools/call")\nprint(json.dumps({"type": "success", "content": "x"}))\n', False),
         (
-            'if method == "tools/call":\n'
-            '    print(json.dumps({"type": "success", "content": "x"}))\n',
+            (
+                'if method == "tools/call":\n'
+                '    print(json.dumps({"type": "success", "content": "x"}))\n'
+            ),
             True,
         ),
         ('HANDLERS = {"tools/call": lambda: {"type": "success", "content": "x"}}\n', True),

@@ -16,9 +16,12 @@ from jp_migrate.convert.compare import (
     ERROR_TEXT_IS_MESSAGE,
     EXPECTED_DIFFERENCES,
     FAILURE_TEXT_IN_CONTENT,
+    PRE_AMBLE_IN_FORM,
     TRANSIENT_ERROR_IN_META,
+    Comparison,
     compare,
     compare_asked,
+    with_asked,
 )
 from jp_migrate.convert.host import ToolRun, blocks_outcome, legacy_outcome
 
@@ -170,7 +173,8 @@ def test_trace_and_transient_are_ignored_when_not_an_error() -> None:
 
 def test_expected_differences_are_the_three_of_spec_section_2_and_the_adapters() -> None:
     spec = [ERROR_TEXT_IS_MESSAGE, TRANSIENT_ERROR_IN_META, CONTENT_ARRAY_PARSED]
-    assert sorted(EXPECTED_DIFFERENCES) == sorted([*spec, FAILURE_TEXT_IN_CONTENT])
+    adapters = [FAILURE_TEXT_IN_CONTENT, PRE_AMBLE_IN_FORM]
+    assert sorted(EXPECTED_DIFFERENCES) == sorted([*spec, *adapters])
 
 
 ASKS = '{"content": [{"type": "question", "question": {"id": "ok", "text": "Sure?", "schema": {"type": "boolean"}}}]}'
@@ -204,3 +208,40 @@ def test_questions_asked_along_the_way_are_compared() -> None:
     # ... unless its answer was given up front: a legacy host never shows it then
     assert compare_asked(control, never_asks, given={"ok"}) is None
     assert compare_asked(never_asks, control, given={"ok"}) is None
+
+
+PREVIEW = '{"type": "needs_input", "question": {"id": "ok", "text": "Delete it?", "pre_amble": "# notes", "answer_type": "Boolean", "default": false}}'
+
+
+def _form(text: str, schema: dict[str, Any]) -> NormalizedOutcome:
+    """A question round as the bridge reads an elicitation form (text: message, label)."""
+    question = {"id": "ok", "text": text, "schema": schema, "default": False}
+    return norm(protocol="mcp-input-required", status="needs_input", content=[], text="", questions=[question])
+
+
+def test_a_pre_amble_asked_through_a_form_is_a_named_difference() -> None:
+    """`adapt --mcp` asks a legacy question by elicitation: its pre-amble is the field's
+    description (shown after the message); nothing else may differ."""
+    control = [before(PREVIEW), before(DONE)]
+    last = after('{"content": [{"type": "text", "text": "kept"}]}')
+    described = _form("Delete it? # notes", {"type": "boolean", "description": "# notes"})
+    asked = compare_asked(control, [described, last])
+    assert asked == Comparison("expected", (PRE_AMBLE_IN_FORM,))
+    assert compare_asked(control, [last], given=set()) is not None  # still asked by one side only
+    for wrong in (
+        _form("Delete it? # other", {"type": "boolean", "description": "# other"}),
+        _form("Wipe it? # notes", {"type": "boolean", "description": "# notes"}),
+        _form("Delete it? # notes", {"type": "string", "description": "# notes"}),
+        _form("Delete it?", {"type": "boolean"}),
+    ):
+        assert compare_asked(control, [wrong, last]).verdict == "mismatch", wrong  # type: ignore[union-attr]
+
+
+def test_a_case_verdict_keeps_the_worse_of_its_last_runs_and_its_rounds() -> None:
+    named = Comparison("expected", (PRE_AMBLE_IN_FORM,))
+    assert with_asked(Comparison("match"), None) == Comparison("match")
+    assert with_asked(Comparison("match"), named) == named
+    both = with_asked(Comparison("expected", (ERROR_TEXT_IS_MESSAGE,)), named)
+    assert both == Comparison("expected", (ERROR_TEXT_IS_MESSAGE, PRE_AMBLE_IN_FORM))
+    assert with_asked(Comparison("mismatch", ("content",)), named).verdict == "mismatch"
+    assert with_asked(named, Comparison("mismatch", ("questions",))).differences == ("questions",)

@@ -35,27 +35,26 @@ def _unmigratable(root: Path, files: Sequence[Path], undo: bool) -> list[Target]
     behind the adapter is judged by the command it replaced (so `--undo` undoes exactly
     what `--unmigratable` did)."""
     from jp_migrate.adapt.configs import original_command
-    from jp_migrate.adapt.unmigratable import why_unmigratable
-    from jp_migrate.bridge.command import parse_command
+    from jp_migrate.adapt.unmigratable import unmigratable
+    from jp_migrate.bridge.command import CommandSpec, parse_command
     from jp_migrate.bridge.config import load_workspace
 
     ws = load_workspace(root)
-    chosen: list[Target] = []
+    commands: dict[str, CommandSpec] = {}
     for name in sorted(ws.tools):
         raw = ws.tools[name]
         source = raw.get("source", "local")
         if "command" not in raw or not (source == "local" or str(source).startswith("local.")):
             continue
-        target = Target("tool", name)
-        was = original_command(files, target)
+        was = original_command(files, Target("tool", name))
         command = parse_command(was) if was is not None else ws.tool(name).command
         assert command is not None
-        reason = why_unmigratable(command, root)
-        if reason is not None:
-            if not undo:
-                _say(f"tool {name!r}: needs the adapter: {reason}")
-            chosen.append(target)
-    return chosen
+        commands[name] = command
+    reasons = unmigratable(commands, root)
+    if not undo:
+        for name, reason in reasons.items():
+            _say(f"tool {name!r}: needs the adapter: {reason}")
+    return [Target("tool", name) for name in reasons]
 
 
 def _write(path: Path, text: str) -> None:

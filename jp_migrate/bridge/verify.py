@@ -47,6 +47,7 @@ from jp_migrate.convert.compare import (
     Comparison,
     compare,
     compare_asked,
+    with_asked,
 )
 from jp_migrate.convert.store_rules import decode_leaves
 from jp_migrate.errors import ContractError, JpMigrateError
@@ -349,7 +350,7 @@ def verify_case(
         comparison = Comparison("expected", named) if named else comparison
     if comparison.differences != (CONTENT_ARRAY_PARSED,):  # its runs are compared already
         given = set(case.answers)
-        comparison = compare_asked(control.rounds, candidate.rounds, given) or comparison
+        comparison = with_asked(comparison, compare_asked(control.rounds, candidate.rounds, given))
     message = _explain(
         comparison.verdict,
         comparison.differences,

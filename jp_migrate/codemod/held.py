@@ -69,18 +69,25 @@ class Questions:
             return self._helper(value.func.value)
         return "the question is not a dict literal, a variable or a helper of this file"
 
-    def _variable(self, name: str, scope: Scope) -> Held | str:
+    def spread(self, name: str, scope: Scope) -> Held | str:
+        """The literal a `**name` spread in an Outcome holds, or why it cannot be followed."""
+        return self._variable(name, scope, f"`{name}` (spread into the Outcome)", "the envelope")
+
+    def _variable(
+        self, name: str, scope: Scope, what: str = "", becomes: str = "a content list"
+    ) -> Held | str:
+        what = what or f"the question `{name}`"
         values = [v for s, n, v in self._found.assigns if s is scope and n == name]
         literal = self._literal(values[0]) if len(values) == 1 else None
         if literal is None:
             return (
-                f"the question `{name}` is not assigned exactly once from a dict literal in "
-                "this function: build it in one `{name} = {…}` (or inline it)"
+                f"{what} is not assigned exactly once from a dict literal in "
+                f"this function: build it in one `{name} = {{…}}` (or inline it)"
             )
         if _mentions(scope, name) != 2:  # the assignment and the Outcome
             return (
-                f"the question `{name}` is used elsewhere too, and would become a content "
-                "list: use it only in the Outcome (or inline it)"
+                f"{what} is used elsewhere too, and would become {becomes}: "
+                "use it only in the Outcome (or inline it)"
             )
         return Held((literal,), f"`{name}`")
 

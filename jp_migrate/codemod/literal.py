@@ -16,7 +16,14 @@ import libcst as cst
 from jp_migrate.codemod import build
 from jp_migrate.codemod.constants import Constants
 from jp_migrate.codemod.dataclassed import OutcomeClass, named_arguments, rewrite_dataclass
-from jp_migrate.codemod.entries import Entry, call_entries, const_str, dict_entries, rebuild
+from jp_migrate.codemod.entries import (
+    Entry,
+    call_entries,
+    const_str,
+    dict_entries,
+    entries_of,
+    rebuild,
+)
 from jp_migrate.codemod.held import Held, Questions
 from jp_migrate.codemod.mapping import (
     LEGACY_KEYS,
@@ -52,6 +59,7 @@ def _finding(
     string: Callable[[cst.BaseExpression], str | None] = const_str,
     shape: IsDictCall = shaped_like_dict_call,
     extra: tuple[tuple[cst.CSTNode, Rebuild], ...] = (),
+    spread_by: Callable[[str], Held | str] | None = None,
 ) -> Finding | None:
     """`shape`: what a rebuilt node that builds a dict looks like; `extra`: rewrites that go
     with this one (a TypedDict's class)."""
@@ -96,6 +104,9 @@ def _finding(
     quote = build.quote_of(
         type_entry.item.key if isinstance(type_entry.item, cst.DictElement) else type_entry.value
     )
+    spread = _held_spread(entries, type_entry, spread_by)
+    if spread is not None:
+        return _spread_finding(node, tag, acting, quote, entries.index(type_entry), spread, shape)
     question = next((e.value for e in entries if e.key == "question"), None)
     held: Held | None = None
     runtime = False
@@ -148,6 +159,71 @@ def _finding(
         ((node, rewrite), *more),
         node,
     )
+
+
+def _held_spread(
+    entries: list[Entry], type_entry: Entry, spread_by: Callable[[str], Held | str] | None
+) -> Held | str | None:
+    """What `{"type": tag, **fields}` spreads, when that is all the Outcome holds."""
+    rest = [e for e in entries if e is not type_entry]
+    if spread_by is None or len(rest) != 1 or rest[0].key is not None:
+        return None
+    item = rest[0].item
+    spread = isinstance(item, cst.StarredDictElement) or (
+        isinstance(item, cst.Arg) and item.star == "**"
+    )
+    if not spread or not isinstance(rest[0].value, cst.Name):
+        return None
+    return spread_by(rest[0].value.value)
+
+
+def _spread_finding(
+    node: cst.Dict | cst.Call,
+    tag: str,
+    rule: str,
+    quote: str,
+    type_index: int,
+    spread: Held | str,
+    shape: IsDictCall,
+) -> Finding:
+    """The spread literal becomes the envelope where it is written; the Outcome keeps only
+    the spread. Nothing moves: the literal's values are evaluated where they were."""
+    if isinstance(spread, str):
+        keys = ", ".join(f"`{k}`" for k in REQUIRED[tag])
+        reason = (
+            f"{spread}; or write the keys it brings ({keys}) into the Outcome itself, as "
+            "strings, to have it rewritten"
+        )
+        return Finding(node, SPREAD, "unhandled", reason)
+    literal = spread.literals[0]
+    inner = entries_of(literal)
+    try:
+        if any(e.key == "type" for e in inner):
+            raise Unhandled(
+                rule, 'it holds a "type" of its own: keep only the Outcome\'s, to have it rewritten'
+            )
+        envelope_entries(tag, inner, quote, rule, shape)
+    except Unhandled as exc:
+        return Finding(node, exc.rule, "unhandled", f"{exc.reason} (in {spread.what})")
+
+    def envelope(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, (cst.Dict, cst.Call))
+        return rebuild(
+            updated, envelope_entries(tag, entries_of(updated), quote, rule, shape), quote
+        )
+
+    def untagged(updated: cst.CSTNode) -> cst.CSTNode:
+        if isinstance(updated, cst.Dict):
+            elements = list(updated.elements)
+            del elements[type_index]
+            return updated.with_changes(elements=elements)
+        assert isinstance(updated, cst.Call)
+        args = list(updated.args)
+        del args[type_index]
+        return updated.with_changes(args=args)
+
+    reason = f"{tag} Outcome spreading {spread.what} → RFD 058 envelope"
+    return Finding(node, rule, "rewritten", reason, ((node, untagged), (literal, envelope)), node)
 
 
 def _named_keys(node: cst.Dict) -> bool:
@@ -240,9 +316,12 @@ def literal_findings(
         if id(node) in claimed:
             continue
         held_by = _held_by(questions, scope)
+        spread_by = _spread_by(questions, scope)
         string = constants.string if constants is not None and _named_keys(node) else const_str
         entries = dict_entries(node, string)
-        finding = _finding(node, entries, None, is_dict_call, printed, held_by, string)
+        finding = _finding(
+            node, entries, None, is_dict_call, printed, held_by, string, spread_by=spread_by
+        )
         if finding is not None:
             out.append(finding)
     return out
@@ -280,6 +359,12 @@ def _held_by(
     if questions is None:
         return None
     return lambda value: questions.held(value, scope)
+
+
+def _spread_by(questions: Questions | None, scope: Scope) -> Callable[[str], Held | str] | None:
+    if questions is None:
+        return None
+    return lambda name: questions.spread(name, scope)
 
 
 def call_findings(
@@ -323,17 +408,11 @@ def call_findings(
             continue
         entries = call_entries(node)
         tag = next((const_str(e.value) for e in entries if e.key == "type"), None)
-        if any(e.key is None for e in entries):
-            if tag not in TAGS:
-                continue
-            out.append(
-                Finding(
-                    node,
-                    SPREAD,
-                    "unhandled",
-                    "positional or `**` argument in a dict(type=…) Outcome",
-                )
-            )
+        if tag not in TAGS and any(e.key is None for e in entries):
+            continue
+        if any(e.key is None and node.args[i].star != "**" for i, e in enumerate(entries)):
+            reason = "positional or `*` argument in a dict(type=…) Outcome: pass every key by name"
+            out.append(Finding(node, SPREAD, "unhandled", reason))
             continue
         name = node.func.value if isinstance(node.func, cst.Name) else ""
         typed = (classes or {}).get(name)
@@ -346,6 +425,7 @@ def call_findings(
             held_by=_held_by(questions, scope),
             shape=shape,
             extra=extra,
+            spread_by=_spread_by(questions, scope),
         )
         if finding is not None:
             out.append(finding)

@@ -3,8 +3,8 @@
 `may_contain_outcome` must never say no to a file the transforms would act
 on: every site needs an Outcome tag written as a string (`"success"`,
 `'error'`, `type="needs_input"`, a JSON string holding one, its quotes escaped
-or not), a dynamic `"type"` beside a legacy key, or a read of a legacy
-Outcome's `"type"`. Tags spelt with escape sequences or split by implicit
+or not), a dynamic `"type"` beside a legacy key or a `**` spread in the same
+braces, or a read of a legacy Outcome's `"type"`. Tags spelt with escape sequences or split by implicit
 concatenation are not detected (and are documented as such).
 """
 
@@ -23,6 +23,8 @@ _TYPE_KEY = re.compile(r"""["']type\\*["']|\btype\s*=""")
 _LEGACY_KEY = re.compile(
     r"""["'](?:content|message|trace|transient|question)\\*["']|\b(?:content|message|trace|transient|question)\s*="""
 )
+# `{"type": kind, **payload}`: the spread may bring every legacy key (reported as a dynamic type).
+_TYPE_SPREAD = re.compile(r"""["']type\\*["']\s*:[^{}]*\*\*|\*\*[^{}]*["']type\\*["']\s*:""")
 
 _SKIP = re.compile(r"#\s*jp-migrate:\s*skip\b")
 
@@ -40,7 +42,9 @@ def read_source(path: Path) -> tuple[str, str]:
 def may_contain_outcome(source: str) -> bool:
     if _TAG.search(source):
         return True
-    return bool(_TYPE_KEY.search(source) and _LEGACY_KEY.search(source))
+    if _TYPE_KEY.search(source) and _LEGACY_KEY.search(source):
+        return True
+    return bool(_TYPE_SPREAD.search(source))
 
 
 def skip_lines(source: str) -> frozenset[int]:

@@ -26,11 +26,15 @@ CONTENT_ARRAY_PARSED = "content-array-parsed"
 # Not in SPEC §2: what an adapter (`jp-migrate adapt`) makes of a tool that failed
 # with raw output. The model reads the same text; only where it sits differs.
 FAILURE_TEXT_IN_CONTENT = "failure-text-in-content"
+# Not in SPEC §2: a question asked through MCP elicitation (`adapt --mcp`) has no
+# content beside its message, so its pre-amble is the form field's description.
+PRE_AMBLE_IN_FORM = "pre-amble-in-form"
 EXPECTED_DIFFERENCES = {
     ERROR_TEXT_IS_MESSAGE: "a non-transient error's text is the message instead of the raw Outcome",
     TRANSIENT_ERROR_IN_META: "a transient error's text is the message; trace and transient are in _meta",
     CONTENT_ARRAY_PARSED: "stdout that is a JSON object with a content array was raw text and is parsed now",
     FAILURE_TEXT_IN_CONTENT: "a failed run's legacy failure text (message, stderr, stdout) is the error's text block",
+    PRE_AMBLE_IN_FORM: "a question's pre-amble is the description of the elicitation form's field",
 }
 
 _OUTCOME_PROTOCOLS = ("outcome", "mcp-outcome")
@@ -72,7 +76,7 @@ def compare_asked(
     given: Collection[str] = (),
 ) -> Comparison | None:
     """The runs before the last (each asked questions that were then answered); None when
-    they agree (the last runs are `compare`'s), else a mismatch.
+    they agree (the last runs are `compare`'s), else a mismatch, or `pre-amble-in-form`.
 
     A question both asked must be the same question (text, schema, default). One asked
     by one side only is a mismatch unless its answer was `given` up front: a host that
@@ -80,12 +84,14 @@ def compare_asked(
     MCP server asks anyway. With as many runs on both sides, each pair must agree too
     (a pre-amble is their content).
     """
+    named = False
     if len(control) == len(candidate):
         for before, after in zip(control[:-1], candidate[:-1], strict=True):
             diffs = semantic_differences(before, after)
-            if diffs:
+            if diffs and not _pre_amble_in_form(before, after):
                 return Comparison("mismatch", tuple(diffs), (before, after))
-        return None
+            named = named or bool(diffs)
+        return Comparison("expected", (PRE_AMBLE_IN_FORM,)) if named else None
     asked = [
         {q.id: (run, q) for run in runs[:-1] for q in run.questions}
         for runs in (control, candidate)
@@ -94,13 +100,52 @@ def compare_asked(
         sides = [side.get(key) for side in asked]
         if sides[0] is not None and sides[1] is not None:
             (before, q1), (after, q2) = sides  # type: ignore[misc]
-            if _questions_of(q1) != _questions_of(q2):
+            if _questions_of(q1) == _questions_of(q2):
+                continue
+            if not _described(q1, q2, render(before.content)):
                 return Comparison("mismatch", ("questions",), (before, after))
+            named = True
         elif key not in given:
             before = sides[0][0] if sides[0] is not None else control[-1]
             after = sides[1][0] if sides[1] is not None else candidate[-1]
             return Comparison("mismatch", ("questions",), (before, after))
-    return None
+    return Comparison("expected", (PRE_AMBLE_IN_FORM,)) if named else None
+
+
+def with_asked(last: Comparison, asked: Comparison | None) -> Comparison:
+    """The verdict of a whole case: its last runs' (`last`) and the question rounds'."""
+    if asked is None:
+        return last
+    if asked.verdict == "mismatch" or last.verdict == "mismatch":
+        return asked if asked.verdict == "mismatch" else last
+    differences = tuple(dict.fromkeys([*last.differences, *asked.differences]))
+    return Comparison("expected", differences, last.compared)
+
+
+def _pre_amble_in_form(before: NormalizedOutcome, after: NormalizedOutcome) -> bool:
+    """A question round whose pre-amble (the control's content) is, after, the description
+    of each question's schema, with nothing else changed."""
+    pre_amble = render(before.content)
+    return (
+        bool(pre_amble)
+        and not render(after.content)
+        and (before.status, before.is_error) == (after.status, after.is_error)
+        and len(before.questions) == len(after.questions) > 0
+        and all(
+            _described(q1, q2, pre_amble)
+            for q1, q2 in zip(before.questions, after.questions, strict=True)
+        )
+    )
+
+
+def _described(q1: NormalizedQuestion, q2: NormalizedQuestion, pre_amble: str) -> bool:
+    """`q2` is `q1` with `pre_amble` as its schema's description (which a form shows after
+    its message: `bridge.forms`)."""
+    schema = dict(q2.schema_)
+    if not pre_amble or schema.pop("description", None) != pre_amble:
+        return False
+    shown = {**_questions_of(q2), "text": q2.text.removesuffix(f" {pre_amble}"), "schema": schema}
+    return _questions_of(q1) == shown
 
 
 def _questions_of(q: NormalizedQuestion) -> dict[str, Any]:
