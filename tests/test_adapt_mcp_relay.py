@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import mcp_types as types
 import pytest
 from conftest import EXAMPLES
@@ -100,7 +101,9 @@ def test_progress_and_log_notifications_come_through_a_converted_call() -> None:
     async def observe(command: list[str]) -> tuple[list[Any], list[Any], list[Any]]:
         seen = Seen()
         async with client(command, seen) as c:
-            result = await c.session.call_tool("count", {"steps": 3}, progress_callback=seen.progress)
+            result = await c.session.call_tool(
+                "count", {"steps": 3}, progress_callback=seen.progress
+            )
             return _text(result), await seen.until("progress", 3), await seen.until("log", 3)
 
     native, adapted = anyio.run(observe, NATIVE), anyio.run(observe, ADAPTED)
@@ -129,7 +132,11 @@ def test_a_cancelled_call_reaches_the_server(tmp_path: Path) -> None:
     record = tmp_path / "record.jsonl"
 
     def lines() -> list[dict[str, Any]]:
-        return [json.loads(line) for line in record.read_text().splitlines()] if record.exists() else []
+        return (
+            [json.loads(line) for line in record.read_text().splitlines()]
+            if record.exists()
+            else []
+        )
 
     async def scenario() -> None:
         seen = Seen()
@@ -206,3 +213,172 @@ def test_a_native_server_in_either_protocol_era_passes_through(mode: str) -> Non
     native, adapted = anyio.run(observe, NATIVE), anyio.run(observe, ADAPTED)
     assert adapted == native
     assert native[0] == ("2026-07-28" if mode == "auto" else "2025-11-25")
+
+
+# ── the relay on its own: lines in, lines out ──
+
+
+class Wires:
+    """A Relay with both sides recorded, as the lines it wrote."""
+
+    def __init__(self) -> None:
+        from jp_migrate.adapt.relay import Relay
+
+        self.client: list[bytes] = []
+        self.server: list[bytes] = []
+        self.relay = Relay("srv", self.client.append, self.server.append, lambda: "")
+
+    @staticmethod
+    def last(side: list[bytes]) -> dict[str, Any]:
+        return json.loads(side[-1])
+
+
+HANDSHAKE = (
+    b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}\n'
+)
+INITIALIZED = (
+    b'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":'
+    b'{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n'
+)
+
+
+async def settle() -> None:
+    """Let the relay's own tasks run up to their next wait (a few turns of the loop)."""
+    for _ in range(5):
+        await anyio.lowlevel.checkpoint()
+
+
+def _outcome_result(key: Any, outcome: dict[str, Any]) -> bytes:
+    text = json.dumps(outcome)
+    result = {"content": [{"type": "text", "text": text}], "isError": False}
+    return json.dumps({"jsonrpc": "2.0", "id": key, "result": result}).encode() + b"\n"
+
+
+def test_what_is_not_converted_passes_byte_for_byte() -> None:
+    """Odd spacing, key order, unknown fields, a request from the server and its answer, a
+    notification, a line that is not JSON: each reaches the other side as the bytes it was."""
+
+    async def scenario() -> Wires:
+        w = Wires()
+        w.relay.from_client(HANDSHAKE)
+        w.relay.from_server(INITIALIZED)
+        lines_to_server = [
+            b'{ "jsonrpc" : "2.0", "id": 7, "method": "tools/call", "params": {"name": "n"} }\n',
+            b'{"method":"notifications/cancelled","jsonrpc":"2.0","params":{"requestId":7}}\n',
+            b'{"jsonrpc":"2.0","id":"s-1","result":{"roots":[],"x-extra":1}}\n',
+            b"not json \xff\n",
+        ]
+        lines_to_client = [
+            (
+                b'{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"a"},'
+                b'{"type":"text","text":"b"}],"isError":false, "extra":  [1]}}\n'
+            ),
+            b'{"jsonrpc":"2.0","id":"s-1","method":"roots/list"}\n',
+            (
+                b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,'
+                b'"progress":0.5}}\n'
+            ),
+        ]
+        for line in lines_to_server:
+            w.relay.from_client(line)
+        for line in lines_to_client:
+            w.relay.from_server(line)
+        assert w.server[1:] == lines_to_server
+        assert w.client[1:] == lines_to_client
+        return w
+
+    w = anyio.run(scenario)
+    assert w.server[0] == HANDSHAKE and w.client[0] == INITIALIZED
+
+
+def test_an_older_clients_question_round_goes_by_the_adapters_own_ids() -> None:
+    """The `elicitation/create` the adapter sends has an id of its own; the client's answer
+    reaches the adapter, not the server; the re-call carries it under D31's `_meta`; the
+    final result answers the client's call, by its id."""
+
+    async def scenario() -> Wires:
+        w = Wires()
+        w.relay.from_client(HANDSHAKE)
+        w.relay.from_server(INITIALIZED)
+        w.relay.from_client(
+            b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"rm",'
+            b'"arguments":{"p":"x"},"_meta":{"progressToken":9}}}\n'
+        )
+        question = {"id": "ok", "text": "Sure?", "answer_type": "Boolean", "default": None}
+        w.relay.from_server(_outcome_result(5, {"type": "needs_input", "question": question}))
+        await settle()
+        ask = w.last(w.client)
+        assert ask["method"] == "elicitation/create" and ask["id"].startswith("jp-migrate-adapt:")
+        assert ask["params"]["requestedSchema"]["properties"] == {"ok": {"type": "boolean"}}
+        sent = len(w.server)
+        answer = {
+            "jsonrpc": "2.0",
+            "id": ask["id"],
+            "result": {"action": "accept", "content": {"ok": True}},
+        }
+        w.relay.from_client(json.dumps(answer).encode() + b"\n")
+        await settle()
+        assert len(w.server) == sent + 1  # the re-call, not the answer
+        recall = w.last(w.server)
+        assert recall["method"] == "tools/call" and recall["id"].startswith("jp-migrate-adapt:")
+        tool = recall["params"]["_meta"]["computer.jp/tool"]
+        assert tool == {
+            "name": "rm",
+            "arguments": {"p": "x"},
+            "answers": {"ok": True},
+            "options": {},
+        }
+        assert recall["params"]["_meta"]["progressToken"] == 9  # the client's own, relayed
+        w.relay.from_server(_outcome_result(recall["id"], {"type": "success", "content": "done"}))
+        await settle()
+        return w
+
+    w = anyio.run(scenario)
+    assert w.last(w.client) == {
+        "jsonrpc": "2.0",
+        "id": 5,
+        "result": {"content": [{"type": "text", "text": "done"}], "isError": False},
+    }
+
+
+def test_a_server_gone_during_a_question_round_fails_the_call(capsys: Any) -> None:
+    async def scenario() -> Wires:
+        w = Wires()
+        w.relay.from_client(HANDSHAKE)
+        w.relay.from_server(INITIALIZED)
+        w.relay.from_client(
+            b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"rm"}}\n'
+        )
+        question = {"id": "ok", "text": "Sure?", "answer_type": "Boolean", "default": None}
+        w.relay.from_server(_outcome_result(5, {"type": "needs_input", "question": question}))
+        await settle()
+        ask = w.last(w.client)
+        answer = {
+            "jsonrpc": "2.0",
+            "id": ask["id"],
+            "result": {"action": "accept", "content": {"ok": True}},
+        }
+        w.relay.from_client(json.dumps(answer).encode() + b"\n")
+        await settle()
+        w.relay.server_gone("it was killed by SIGKILL")
+        await settle()
+        w.relay.from_client(b'{"jsonrpc":"2.0","id":6,"method":"prompts/list"}\n')
+        return w
+
+    w = anyio.run(scenario)
+    failed, refused = (json.loads(line) for line in w.client[-2:])
+    assert failed["id"] == 5 and failed["result"]["isError"] is True
+    assert (
+        "the MCP server is gone: it was killed by SIGKILL" in failed["result"]["content"][0]["text"]
+    )
+    assert refused == {
+        "jsonrpc": "2.0",
+        "id": 6,
+        "error": {"code": -32000, "message": "the MCP server is gone: it was killed by SIGKILL"},
+    }
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "error: MCP server 'srv': tools/call 'rm': it was killed by SIGKILL",
+        "error: MCP server 'srv': prompts/list: the server is gone (it was killed by SIGKILL)",
+    ]
