@@ -12,6 +12,7 @@ import os
 import stat
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 
 MAX_READ = 65536
 
@@ -90,9 +91,10 @@ async def read_fd(
         try:
             while data := os.read(fd, MAX_READ):
                 loop.call_soon_threadsafe(on_data, data)
-        except OSError:
-            pass
-        loop.call_soon_threadsafe(on_end)
+            loop.call_soon_threadsafe(on_end)
+        except (OSError, RuntimeError):  # stdin failed, or the session ended first
+            with suppress(RuntimeError):
+                loop.call_soon_threadsafe(on_end)
 
     threading.Thread(target=pump, name="adapt-stdin", daemon=True).start()
     return lambda pause: None  # a thread reading a file: nothing piles up behind it

@@ -94,6 +94,9 @@ class Relay:
                 self._cancelled(msg.get("params"))
             self._to_server(line)
             return
+        if not isinstance(key, str | int | float):  # no id a response could carry back
+            self._to_server(line)
+            return
         if self.gone is not None:
             self._refuse(key, method, msg.get("params"))
             return
