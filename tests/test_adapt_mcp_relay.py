@@ -382,3 +382,25 @@ def test_a_server_gone_during_a_question_round_fails_the_call(capsys: Any) -> No
         "error: MCP server 'srv': tools/call 'rm': it was killed by SIGKILL",
         "error: MCP server 'srv': prompts/list: the server is gone (it was killed by SIGKILL)",
     ]
+
+
+def test_a_call_sent_before_initialize_is_answered_is_shaped_for_the_session() -> None:
+    """A client may send its calls without waiting for `initialize`'s answer (a batch from a
+    file): the converted result is shaped for the version negotiated, not the SDK's latest."""
+
+    async def scenario() -> Wires:
+        w = Wires()
+        w.relay.from_client(HANDSHAKE)
+        w.relay.from_client(
+            b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}\n'
+        )
+        w.relay.from_server(INITIALIZED)
+        w.relay.from_server(_outcome_result(1, {"type": "success", "content": "ok"}))
+        return w
+
+    w = anyio.run(scenario)
+    assert w.last(w.client) == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"content": [{"type": "text", "text": "ok"}], "isError": False},
+    }

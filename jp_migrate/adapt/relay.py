@@ -52,7 +52,7 @@ class Call:
     name: str
     arguments: dict[str, Any]
     meta: dict[str, Any] | None
-    version: str | None  # the protocol version the client speaks for this call
+    version: str | None  # a 2026-07-28 call's own protocol version (in its `_meta`)
     answers: dict[str, Any] = field(default_factory=dict)
 
 
@@ -119,7 +119,7 @@ class Relay:
             params["name"],
             params.get("arguments") if isinstance(params.get("arguments"), dict) else {},
             meta,
-            version if isinstance(version, str) else self.version,
+            version if isinstance(version, str) else None,
         )
         if not isinstance(params.get("requestState"), str):
             self.waiting[key] = call
@@ -186,7 +186,7 @@ class Relay:
     # ── questions ──
 
     def _ask(self, call: Call, question: Question) -> None:
-        if d31_calls.asks_in_result(call.version):
+        if d31_calls.asks_in_result(self._version(call)):
             self._respond(call.id, d31_calls.input_required(question, call.answers))
             return
         task = asyncio.get_running_loop().create_task(self._ask_by_request(call, question))
@@ -206,7 +206,7 @@ class Relay:
                     "elicitation/create",
                     d31_calls.elicit_request(question),
                 )
-                answer = d31_calls.elicit_answer(call.version, reply)
+                answer = d31_calls.elicit_answer(self._version(call), reply)
                 declined = d31_calls.take_answers({question.id: answer}, call.answers)
                 if declined is not None:
                     self._result(call, d31_calls.declined(call.name, declined))
@@ -296,7 +296,12 @@ class Relay:
     # ── writing ──
 
     def _result(self, call: Call, data: Mapping[str, Any]) -> None:
-        self._respond(call.id, d31_calls.call_result(call.version, data))
+        self._respond(call.id, d31_calls.call_result(self._version(call), data))
+
+    def _version(self, call: Call) -> str | None:
+        """The protocol version a call is answered in: its own, else the session's (read
+        when the answer is written: a client may send calls before `initialize` is answered)."""
+        return call.version or self.version
 
     def _respond(self, key: Any, result: Any) -> None:
         self.to_client(orjson.dumps({"jsonrpc": "2.0", "id": key, "result": result}) + b"\n")
