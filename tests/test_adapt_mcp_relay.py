@@ -404,3 +404,38 @@ def test_a_call_sent_before_initialize_is_answered_is_shaped_for_the_session() -
         "id": 1,
         "result": {"content": [{"type": "text", "text": "ok"}], "isError": False},
     }
+
+
+def test_a_2026_client_keeps_its_version_in_front_of_a_handshake_only_server() -> None:
+    """A server built on mcp<2 knows only `initialize`; behind the adapter a 2026-07-28 client
+    still speaks its version (the adapter makes the handshake in its name and answers
+    `server/discover`), so a question comes back inside an `input_required` result."""
+    script = str(Path(__file__).parent / "data" / "adapt" / "handshake_d31_server.py")
+
+    async def observe(command: list[str]) -> tuple[str, list[str], Any, list[Any]]:
+        params = StdioServerParameters(command=command[0], args=command[1:])
+        async with Client(stdio_client(params), cache=None) as c:
+            tools = [t.name for t in (await c.session.list_tools()).tools]
+            first = await c.session.call_tool("go_on", {}, allow_input_required=True)
+            if not isinstance(first, types.InputRequiredResult):
+                return c.protocol_version, tools, first.model_dump(), []
+            ((key, request),) = (first.input_requests or {}).items()
+            answer = types.ElicitResult(action="accept", content={"ok": True})
+            done = await c.session.call_tool(
+                "go_on",
+                {},
+                input_responses={key: answer},
+                request_state=first.request_state,
+                allow_input_required=True,
+            )
+            assert isinstance(done, types.CallToolResult)
+            return c.protocol_version, tools, request.params.message, _text(done)
+
+    direct = anyio.run(observe, [PY, script])
+    assert direct[0] == "2025-06-18"  # the client fell back to the handshake
+    assert anyio.run(observe, [*ADAPT, PY, script]) == (
+        "2026-07-28",
+        ["go_on"],
+        "Go on?",
+        ["went on"],
+    )

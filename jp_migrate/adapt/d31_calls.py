@@ -11,11 +11,18 @@ so what the adapter writes is what an SDK server would have written.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import mcp_types as types
 from mcp_types import methods
-from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, is_version_at_least
+from mcp_types.version import (
+    KNOWN_PROTOCOL_VERSIONS,
+    LATEST_HANDSHAKE_VERSION,
+    LATEST_MODERN_VERSION,
+    is_version_at_least,
+)
+from pydantic import TypeAdapter, ValidationError
 
 from jp_migrate.adapt.mcp import MAX_QUESTIONS, d31_meta, decode_state, encode_state
 from jp_migrate.adapt.outcome_result import Question
@@ -62,6 +69,50 @@ def elicit_answer(version: str | None, data: Mapping[str, Any]) -> types.ElicitR
     ):
         methods.validate_client_result("elicitation/create", version, data)
     return types.ElicitResult.model_validate(data, by_alias=True)
+
+
+def initialize_params(discover: Mapping[str, Any]) -> dict[str, Any]:
+    """The `initialize` a 2026-07-28 client's `server/discover` stands for, for a server that
+    only knows the handshake: its capabilities and client info, from the request's `_meta`."""
+    meta = discover.get("_meta") if isinstance(discover.get("_meta"), dict) else {}
+    params = types.InitializeRequestParams(
+        protocol_version=LATEST_HANDSHAKE_VERSION,
+        capabilities=types.ClientCapabilities.model_validate(
+            meta.get(types.CLIENT_CAPABILITIES_META_KEY) or {}
+        ),
+        client_info=types.Implementation.model_validate(
+            meta.get(types.CLIENT_INFO_META_KEY) or {"name": "jp-migrate-adapt", "version": ""}
+        ),
+    )
+    return _wire(params)
+
+
+def discover_result(initialized: Mapping[str, Any]) -> dict[str, Any]:
+    """The server's `initialize` result as the `server/discover` result of a 2026-07-28
+    server (the adapter speaks that version for it)."""
+    result = types.DiscoverResult(
+        supported_versions=[LATEST_MODERN_VERSION],
+        capabilities=types.ServerCapabilities.model_validate(initialized.get("capabilities") or {}),
+        instructions=initialized.get("instructions"),
+        _meta={types.SERVER_INFO_META_KEY: initialized.get("serverInfo")},
+    )
+    return methods.serialize_server_result("server/discover", LATEST_MODERN_VERSION, _wire(result))
+
+
+def modern_result(method: str, result: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A handshake-era result as its 2026-07-28 form (the fields that version requires, with
+    the SDK's defaults); None when the SDK knows no such result or it does not validate."""
+    row = methods.MONOLITH_RESULTS.get(method)
+    if row is None or (method, LATEST_MODERN_VERSION) not in methods.SERVER_RESULTS:
+        return None
+    adapter = _adapter(row)
+    try:
+        full = adapter.dump_python(
+            adapter.validate_python(result), mode="json", by_alias=True, exclude_none=True
+        )
+        return methods.serialize_server_result(method, LATEST_MODERN_VERSION, full)
+    except ValidationError:
+        return None
 
 
 class Resumed:
@@ -117,6 +168,11 @@ def too_many_questions(name: str) -> dict[str, Any]:
 
 def _error_result(text: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+@cache
+def _adapter(row: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(row)  # building one takes milliseconds: once per kind of result
 
 
 def _wire(model: Any) -> dict[str, Any]:

@@ -73,6 +73,10 @@ class Relay:
         self.heard = False  # the server has written a message
         self.gone: str | None = None  # why the server is no longer there
         self.said = False  # the first call it failed named why
+        # The client speaks 2026-07-28, the server only the initialize handshake: the adapter
+        # answers `server/discover` for it and gives each result its 2026-07-28 form.
+        self.bridging = False
+        self.discovering: dict[Any, dict[str, Any]] = {}  # `server/discover` requests sent on
 
     # ── from the client ──
 
@@ -103,6 +107,9 @@ class Relay:
         if method == "tools/call":
             self._tool_call(key, msg, line)
             return
+        if method == "server/discover":
+            params = msg.get("params")
+            self.discovering[key] = params if isinstance(params, dict) else {}
         self.waiting[key] = method
         self.to_server(line)
 
@@ -165,6 +172,16 @@ class Relay:
             pending = self.waiting.pop(key, None)
         except TypeError:  # an id no request has (a list, an object)
             pending = None
+        discover = self.discovering.pop(key, None) if pending == "server/discover" else None
+        if discover is not None and "error" in msg and not self.bridging:
+            self._start(self._bridge(key, discover, msg["error"]))
+            return
+        if self.bridging and pending is not None and isinstance(msg.get("result"), dict):
+            method = "tools/call" if isinstance(pending, Call) else pending
+            modern = d31_calls.modern_result(method, msg["result"])
+            if modern is not None:
+                msg["result"] = modern
+                line = orjson.dumps(msg) + b"\n"
         if isinstance(pending, Call) and isinstance(msg.get("result"), dict):
             self._answered(pending, msg["result"], line)
             return
@@ -182,6 +199,32 @@ class Relay:
         else:
             assert converted.question is not None
             self._ask(call, converted.question)
+
+    # ── a 2026-07-28 client, a server that only knows initialize ──
+
+    async def _bridge(self, key: Any, discover: dict[str, Any], error: Any) -> None:
+        """The server refused `server/discover`: the adapter makes the handshake with it in
+        the client's name and answers the discover itself, so a 2026-07-28 client keeps its
+        version (and gets questions inside `input_required` results) whatever the server's."""
+        try:
+            initialized = await self._request(
+                self.asked_server,
+                self.to_server,
+                "initialize",
+                d31_calls.initialize_params(discover),
+            )
+            answer = d31_calls.discover_result(initialized)
+        except (RpcError, ValidationError, ServerGone):
+            self._send_error(key, error)  # the server's own refusal: the client falls back
+            return
+        version = initialized.get("protocolVersion")
+        self.version = version if isinstance(version, str) else None
+        self.bridging = True
+        self.to_server(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        self._respond(key, answer)
+
+    def _start(self, work: Any) -> None:
+        asyncio.get_running_loop().create_task(work)
 
     # ── questions ──
 
