@@ -6,9 +6,10 @@ logging, list_changed, cancelled) and the server's own requests to the client
 (sampling, roots, elicitation), both ways. What the adapter changes is a
 `tools/call` answered with a single-text `Outcome` (`outcome_result.convert`);
 that result, a question's elicitation round and the re-call with the answers are
-rebuilt through the SDK's types (`d31_calls`). Requests the adapter sends itself
-carry ids of its own (`OWN_ID…`), so their answers are told apart from the
-traffic it relays.
+rebuilt through the SDK's types (`d31_calls`); so is every result when a
+2026-07-28 client meets a server that only knows `initialize` (`_bridge`).
+Requests the adapter sends itself carry ids of its own (`OWN_ID…`), so their
+answers are told apart from the traffic it relays.
 
 I/O is the caller's: `to_client` and `to_server` write one line each.
 """
