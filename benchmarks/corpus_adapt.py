@@ -1,6 +1,7 @@
 """The blind tool corpus behind the adapters: every tool and server adapted, then `verify`.
 
     python benchmarks/corpus_adapt.py [CORPUS] [--jobs 2] [--python PY]
+    python benchmarks/corpus_adapt.py tests/corpus/adapt   # the non-Python tools
 
 CORPUS (default tests/corpus/tools, see corpus_tools.py) is copied twice into a
 temporary directory; in the second copy `jp-migrate adapt --config` routes every
@@ -69,6 +70,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="jp-adapt-corpus-") as tmp:
         before = _copy(corpus, Path(tmp) / "before" / corpus.name)
         after = _copy(corpus, Path(tmp) / "after" / corpus.name)
+        for copy in (before, after):  # a corpus with compiled tools builds them first
+            if (copy / "tools" / "build.sh").is_file():
+                subprocess.run(["sh", "tools/build.sh"], cwd=copy, check=True, capture_output=True)
         adapt_everything(after)
         return report_verdicts(before, after, args.jobs, args.python)
 

@@ -184,6 +184,58 @@ def test_adapted_commands_of_every_form_verify(tmp_path: Path) -> None:
         assert len(verdicts) == 10 and set(verdicts) <= {"match", "expected"}
 
 
+COMMAND_TABLES = """\
+[conversation.tools.plain]
+source = "local"  # a command table of its own, run directly
+
+[conversation.tools.plain.command]
+program = "python3"
+args = ["word_count.py", "{{tool}}"] # the words
+
+[conversation.tools.shelled]
+source = "local"
+
+[conversation.tools.shelled.command]
+program = "python3 word_count.py"  # a shell line
+args = ["{{tool}}"]
+shell = true
+"""
+
+
+def test_a_command_table_of_its_own_is_adapted_in_place_and_undone(
+    ws: Path, tmp_path: Path
+) -> None:
+    config = ws / ".jp" / "mcp" / "tools" / "tables.toml"
+    config.write_text(COMMAND_TABLES)
+    original = tmp_path / "original"
+    shutil.copytree(ws, original)
+    tools = ("--tool", "plain", "--tool", "shelled")
+    code, out, err = adapt(ws, *tools)
+    assert code == 0, err
+    assert out.count("': adapted") == 2, out
+    written = config.read_text()
+    assert "[conversation.tools.plain.command]" in written and "shell = true" in written
+    assert adapt(ws, *tools)[1].count("already adapted") == 2
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(
+        '{"name": "counts", "arguments": {"path": "word_count.py"}}\n'
+        '{"name": "no such file", "arguments": {"path": "nope.txt"}}\n'
+    )
+    for tool in ("plain", "shelled"):
+        report = verify(original, ws, tool, cases, tmp_path / f"{tool}.json")
+        assert [c["verdict"] for c in report["verify"]] == ["match", "expected"], report
+    assert adapt(ws, "--undo", *tools)[0] == 0
+    assert config.read_text() == COMMAND_TABLES
+
+
+def test_a_tool_that_cannot_be_adapted_is_said_and_exits_1(ws: Path) -> None:
+    config = ws / ".jp" / "mcp" / "tools" / "odd.toml"
+    config.write_text("[conversation.tools.odd]\ncommand = { program = 3, args = [] }\n")
+    code, out, _ = adapt(ws, "--tool", "odd")
+    assert code == 1
+    assert "tool 'odd': command.program is not a string" in out
+
+
 def test_unmigratable_finds_what_the_codemod_refuses(ws: Path) -> None:
     code, out, _ = adapt(ws, "--unmigratable", "--check")
     assert (code, out.strip()) == (0, "no tool needs the adapter")  # the examples all migrate

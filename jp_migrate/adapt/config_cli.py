@@ -120,7 +120,8 @@ def run_config(
         return 2
     for change in changes:
         _show(change, root, check or diff)
-    conflicts = any(change.status == "conflict" for change in changes)
+    # A value changed by hand left alone, or a tool that cannot be adapted: said, and exit 1.
+    conflicts = any(change.status in ("conflict", "skipped") for change in changes)
     if diff:
         for result in edited:
             sys.stdout.write(

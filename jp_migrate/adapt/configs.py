@@ -17,7 +17,7 @@ import hashlib
 import json
 import shlex
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -153,7 +153,17 @@ def original_command(files: Sequence[Path], target: Target) -> Any | None:
         return None
     try:
         doc = tomlkit.parse(path.read_text(encoding="utf-8"))
-        marker = _marker(_toml_table(doc, target).item("command"))
+        item = _toml_table(doc, target).item("command")
+        if isinstance(item, Table):  # a `[….command]` table: the marker is on its program
+            marker = _marker(item.item("program"))
+            was = marker.get("was") if marker is not None else None
+            if not isinstance(was, dict) or not isinstance(was.get("program"), str):
+                return None
+            command = {**item.unwrap(), "program": _value(was["program"]).unwrap()}
+            if isinstance(was.get("args"), str):
+                command["args"] = _value(was["args"]).unwrap()
+            return command
+        marker = _marker(item)
         was = marker.get("was") if marker is not None else None
         return _value(was).unwrap() if isinstance(was, str) else None
     except Exception:  # noqa: BLE001 - a marker that does not read back names no command
@@ -215,7 +225,13 @@ def _runs_adapter(value: Any, adapter: Sequence[str], *more: str) -> bool:
         except ValueError:
             return False
     if isinstance(value, Mapping):
-        words = [value.get("program"), *list(value.get("args") or [])]
+        program = value.get("program")
+        if value.get("shell") is True and isinstance(program, str):
+            try:
+                return shlex.split(program)[: len(head)] == head
+            except ValueError:
+                return False
+        words = [program, *list(value.get("args") or [])]
         return words[: len(head)] == head
     return False
 
@@ -241,7 +257,26 @@ def _adapted_command(command: Any, adapter: Sequence[str]) -> Item | str:
         table["program"] = head[0]
         table["args"] = argv
         return table
-    return "command is a table of its own ([…command]): write it inline to adapt it"
+    return "command is neither a string nor a table"
+
+
+def _adapted_table(command: Table, adapter: Sequence[str]) -> dict[str, Item] | str:
+    """The keys of a `[….command]` table to change to run it behind `adapt` (the table,
+    its other keys and its layout stay), or why it cannot be (a str)."""
+    program = command.get("program")
+    if not isinstance(program, str):
+        return "command.program is not a string"
+    words = " ".join(shlex.quote(w) for w in adapter)
+    if command.get("shell", False) is True:
+        # JP runs `sh -c "<program> <quoted args>"`: the adapter is that program's first
+        # words, and runs the old program the same way ("$@" quotes the args alike).
+        inner = shlex.quote(f'{program} "$@"')
+        wrapped = f"{words} adapt --name '{{{{tool.name}}}}' -- sh -c {inner} sh"
+        return {"program": tomlkit.string(wrapped)}
+    args = tomlkit.array()
+    args.extend([*adapter[1:], "adapt", "--name", "{{tool.name}}", "--", program])
+    args.extend(list(command.get("args", [])))
+    return {"program": tomlkit.string(adapter[0]), "args": args}
 
 
 @dataclass(frozen=True)
@@ -253,78 +288,108 @@ class Options:
 
 def _edit_tool(table: Table, target: Target, options: Options) -> tuple[Status, str]:
     item = table.item("command")
-    marker = _marker(item)
-    current = item.as_string()
-    if marker is not None:
-        if marker.get("wrote") != _digest(current) and not options.force:
-            return "conflict", "changed by hand since it was adapted: left alone (--force)"
-        if options.action == "adapt" and marker.get("wrote") == _digest(current):
-            return "unchanged", "already adapted"
-        if options.action == "undo":
-            was = marker.get("was")
-            if not isinstance(was, str):
-                return "conflict", "its adapt marker is damaged: left alone"
-            _put(table, "command", _value(was), str(marker.get("comment") or ""))
-            return "changed", "restored"
-        if _runs_adapter(table["command"], options.adapter):  # --force: ours, edited by hand
-            item.trivia.comment = _mark(
-                marker.get("was"), marker.get("comment") or "", _digest(current)
-            )
-            return "changed", "changed by hand since it was adapted: marked as it is now (--force)"
-    if options.action == "undo":
-        return "unchanged", "not adapted"
-    if _runs_adapter(table["command"], options.adapter):
-        return "unchanged", "already runs the adapter (no marker: --undo cannot restore it)"
-    new = _adapted_command(table["command"], options.adapter)
-    if not isinstance(new, Item):
-        return "skipped", new
-    comment = _trivia(item)
-    _put(table, "command", new, _mark(current, comment, _digest(new.as_string())))
-    return "changed", "adapted"
+    if isinstance(item, Table):  # `[….command]`: its program and args, the marker on program
+        return _edit_values(
+            item,
+            ("program", "args"),
+            options,
+            lambda: _runs_adapter(item, options.adapter),
+            lambda: _adapted_table(item, options.adapter),
+        )
+
+    def adapted() -> dict[str, Item] | str:
+        new = _adapted_command(table["command"], options.adapter)
+        return {"command": new} if isinstance(new, Item) else new
+
+    return _edit_values(
+        table,
+        ("command",),
+        options,
+        lambda: _runs_adapter(table["command"], options.adapter),
+        adapted,
+    )
 
 
 def _edit_server(table: Table, target: Target, options: Options) -> tuple[Status, str]:
-    item = table.item("command")
-    marker = _marker(item)
-    arguments = table.item("arguments") if "arguments" in table else None
-    current = [item.as_string(), arguments.as_string() if arguments is not None else ""]
+    def words() -> dict[str, Any]:
+        return {"program": table.get("command"), "args": table.get("arguments", [])}
+
+    def adapted() -> dict[str, Item] | str:
+        command, args = words().values()
+        if not isinstance(command, str) or not isinstance(args, list):
+            return "command must be a string and arguments a list"
+        new_args = tomlkit.array()
+        new_args.extend([*options.adapter[1:], "adapt", "--mcp", "--", command, *map(str, args)])
+        return {"command": tomlkit.string(options.adapter[0]), "arguments": new_args}
+
+    return _edit_values(
+        table,
+        ("command", "arguments"),
+        options,
+        lambda: _runs_adapter(words(), options.adapter, "--mcp"),
+        adapted,
+    )
+
+
+def _sources(table: Table, keys: Sequence[str]) -> list[str]:
+    return [table.item(k).as_string() if k in table else "" for k in keys]
+
+
+def _edit_values(
+    table: Table,
+    keys: tuple[str, ...],
+    options: Options,
+    runs_adapter: Callable[[], bool],
+    adapted: Callable[[], dict[str, Item] | str],
+) -> tuple[Status, str]:
+    """Adapt (or undo) the values `keys` of `table` together. The marker, on the first,
+    records each as written (one value: its source; several: a table of them, None for
+    one that was absent) and a digest of them all as the adapter left them."""
+    first = keys[0]
+    marker = _marker(table.item(first)) if first in table else None
+    current = _sources(table, keys)
     if marker is not None:
         if marker.get("wrote") != _digest(*current) and not options.force:
             return "conflict", "changed by hand since it was adapted: left alone (--force)"
         if options.action == "adapt" and marker.get("wrote") == _digest(*current):
             return "unchanged", "already adapted"
+        was = marker.get("was")
         if options.action == "undo":
-            was = marker.get("was")
-            if not isinstance(was, dict) or not isinstance(was.get("command"), str):
-                return "conflict", "its adapt marker is damaged: left alone"
-            _put(table, "command", _value(was["command"]), str(marker.get("comment") or ""))
-            if isinstance(was.get("arguments"), str):
-                table["arguments"] = _value(was["arguments"])
-            elif "arguments" in table:
-                del table["arguments"]
-            return "changed", "restored"
-    command = table.get("command")
-    args = table.get("arguments", [])
-    if not isinstance(command, str) or not isinstance(args, list):
-        return "skipped", "command must be a string and arguments a list"
-    words = {"program": str(command), "args": list(args)}
-    if marker is not None and _runs_adapter(words, options.adapter, "--mcp"):  # --force
-        item.trivia.comment = _mark(
-            marker.get("was"), marker.get("comment") or "", _digest(*current)
-        )
-        return "changed", "changed by hand since it was adapted: marked as it is now (--force)"
+            return _restore(table, keys, was, str(marker.get("comment") or ""))
+        if runs_adapter():  # --force: ours, edited by hand
+            comment = _mark(was, marker.get("comment") or "", _digest(*current))
+            table.item(first).trivia.comment = comment
+            return "changed", "changed by hand since it was adapted: marked as it is now (--force)"
     if options.action == "undo":
         return "unchanged", "not adapted"
-    if _runs_adapter(words, options.adapter, "--mcp"):
+    if runs_adapter():
         return "unchanged", "already runs the adapter (no marker: --undo cannot restore it)"
-    was = {"command": current[0], "arguments": current[1] if arguments is not None else None}
-    new_args = tomlkit.array()
-    new_args.extend([*options.adapter[1:], "adapt", "--mcp", "--", str(command), *map(str, args)])
-    new_command = tomlkit.string(options.adapter[0])
-    table["arguments"] = new_args
-    wrote = _digest(new_command.as_string(), table.item("arguments").as_string())
-    _put(table, "command", new_command, _mark(was, _trivia(item), wrote))
+    new = adapted()
+    if isinstance(new, str):
+        return "skipped", new
+    was: Any = current[0]
+    if len(keys) > 1:
+        was = {k: (source if k in table else None) for k, source in zip(keys, current)}
+    for key in keys[1:]:
+        if key in new:
+            table[key] = new[key]
+    wrote = _digest(new[first].as_string(), *_sources(table, keys)[1:])
+    _put(table, first, new[first], _mark(was, _trivia(table.item(first)), wrote))
     return "changed", "adapted"
+
+
+def _restore(table: Table, keys: tuple[str, ...], was: Any, comment: str) -> tuple[Status, str]:
+    """Put back the values a marker recorded (`was`), the first with its old comment."""
+    sources = {keys[0]: was} if len(keys) == 1 else was
+    if not isinstance(sources, dict) or not isinstance(sources.get(keys[0]), str):
+        return "conflict", "its adapt marker is damaged: left alone"
+    for key in keys[1:]:
+        if isinstance(sources.get(key), str):
+            table[key] = _value(sources[key])
+        elif key in table:
+            del table[key]
+    _put(table, keys[0], _value(sources[keys[0]]), comment)
+    return "changed", "restored"
 
 
 def edit(

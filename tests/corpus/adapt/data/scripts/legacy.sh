@@ -1,0 +1,4 @@
+#!/bin/bash
+cd $HOME
+files=`ls *.txt`
+echo $files
