@@ -15,7 +15,10 @@ cases, stop), limit 1.2.
 
     python benchmarks/bench_adapt.py [-n 30] [--limit-ms 30] [--against DIR] [--breakdown]
                                      [--no-bytecode]
-    python benchmarks/bench_adapt.py --mcp [-n 10] [--limit 1.2]
+    python benchmarks/bench_adapt.py --mcp [-n 10] [--limit 1.2] [--floor]
+
+--floor also times the calls behind `byte_relay.py`, which copies bytes and
+parses nothing: what any process between client and server costs.
 """
 
 from __future__ import annotations
@@ -183,20 +186,31 @@ async def _calls(command: list[str], rounds: int) -> tuple[float, float]:
         return started - start, time.perf_counter() - started
 
 
-def mcp(runs: int, limit: float) -> int:
+def mcp(runs: int, limit: float, floor: bool = False) -> int:
     import anyio
 
     direct_cmd = [sys.executable, str(SERVER), "--jp"]
     adapted_cmd = [*adapt_command(), "adapt", "--mcp", "--", *direct_cmd]
+    copier_cmd = [sys.executable, str(Path(__file__).with_name("byte_relay.py")), *direct_cmd]
     rounds = 5
     anyio.run(_calls, direct_cmd, 1)
     anyio.run(_calls, adapted_cmd, 1)
     direct: list[tuple[float, float]] = []
     behind: list[tuple[float, float]] = []
+    copied: list[tuple[float, float]] = []
     for _ in range(runs):
         direct.append(anyio.run(_calls, direct_cmd, rounds))
         behind.append(anyio.run(_calls, adapted_cmd, rounds))
+        if floor:
+            copied.append(anyio.run(_calls, copier_cmd, rounds))
     calls = rounds * len(MCP_CALLS)
+    if floor:
+        copier = statistics.median(side[1] for side in copied) / calls
+        direct_call = statistics.median(side[1] for side in direct) / calls
+        print(
+            f"behind a byte-copying relay (the floor of any relay): {copier * 1000:.2f} ms a call, "
+            f"{copier / direct_call:.2f}x"
+        )
     per_call = [statistics.median(side[1] for side in runs_) / calls for runs_ in (direct, behind)]
     starts = [statistics.median(side[0] for side in runs_) for runs_ in (direct, behind)]
     ratio = per_call[1] / per_call[0]
@@ -228,11 +242,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="local: keep the caller's environment (PYTHONDONTWRITEBYTECODE: compile every run)",
     )
+    parser.add_argument(
+        "--floor", action="store_true", help="--mcp: also time a relay that only copies bytes"
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     if args.mcp:
-        return mcp(args.runs, args.limit)
+        return mcp(args.runs, args.limit, args.floor)
     with tempfile.TemporaryDirectory(prefix="bench-adapt-") as tmp:
         env = None if args.no_bytecode else bytecode_env(Path(tmp))
         return local(args.runs, args.limit_ms, args.against, args.breakdown, env)

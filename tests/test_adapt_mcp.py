@@ -323,34 +323,35 @@ def _running(pid: int) -> bool:
 
 
 def test_pipe_lines_and_writer() -> None:
-    """The adapter's stdio without threads: lines split anywhere (a UTF-8 character too),
-    a last line without its newline, and whole writes."""
-    from jp_migrate.adapt.pipes import PipeLines, PipeWriter
+    """The adapter's stdio on the event loop: lines split anywhere (a UTF-8 character too),
+    a last line without its newline, and whole writes of more than a pipe holds."""
+    import asyncio
 
-    async def scenario() -> list[str]:
+    from jp_migrate.adapt.pipes import Lines, read_fd, write_fd
+
+    async def scenario() -> list[bytes]:
         read, write = os.pipe()
-        lines = PipeLines(read)
-        writer = PipeWriter(write)
-        got: list[str] = []
+        lines, got, ended = Lines(), [], asyncio.Event()
 
-        async def feed() -> None:
-            head = '{"a": "Zoë 🌱"}\n{"b": 2}\n'.encode()
-            for start in range(0, len(head), 7):  # 🌱 split across two writes
-                os.write(write, head[start : start + 7])
-                await anyio.sleep(0.01)
-            # More than a pipe holds: written in parts as the reader makes room.
-            await writer.write("x" * 200_000 + "\nlast")
-            os.close(write)
+        def on_end() -> None:
+            rest = lines.rest()
+            if rest is not None:
+                got.append(rest)
+            ended.set()
 
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(feed)
-            async for line in lines:
-                got.append(line)
-        os.close(read)
+        await read_fd(read, lambda data: got.extend(lines.feed(data)), on_end)
+        sink = await write_fd(write, lambda pause: None)
+        head = '{"a": "Zoë 🌱"}\n{"b": 2}\n'.encode()
+        for start in range(0, len(head), 7):  # 🌱 split across two writes
+            sink.write(head[start : start + 7])
+            await asyncio.sleep(0.01)
+        sink.write(b"x" * 200_000 + b"\nlast")  # more than a pipe holds: written as it drains
+        sink.close()
+        await asyncio.wait_for(ended.wait(), 60)
         return got
 
-    got = anyio.run(scenario)
-    assert got == ['{"a": "Zoë 🌱"}\n', '{"b": 2}\n', "x" * 200_000 + "\n", "last"]
+    got = asyncio.run(scenario())
+    assert got == ['{"a": "Zoë 🌱"}\n'.encode(), b'{"b": 2}\n', b"x" * 200_000 + b"\n", b"last\n"]
 
 
 def test_a_third_party_native_server_passes_through_untouched() -> None:

@@ -10,8 +10,9 @@ In `--jp` mode a tool that needs confirmation answers with `Outcome::NeedsInput`
 and reads the answer from `_meta["computer.jp/tool"].answers` on the retry; in
 native mode it asks with an MCP 2026-07-28 `input_required` result carrying an
 elicitation form and reads the answer from the retry's input responses.
-`--record FILE` appends every call's request `_meta` as one JSON line; `--log-start
-FILE` appends the server's process id when it starts (tests count server starts).
+`--record FILE` appends every call's request `_meta` as one JSON line (and a
+line for a cancelled `wait_for_cancel`); `--log-start FILE` appends the server's
+process id when it starts (tests count server starts).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import sys
 import time
 from typing import Any
 
+import anyio
 from mcp import MCPError
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import (
@@ -228,6 +230,42 @@ def sleep(seconds: float, ctx: Context) -> CallToolResult:
     _request_meta(ctx)
     time.sleep(seconds)
     return _success(f"slept {seconds:g}s")
+
+
+@server.tool()
+async def count(steps: int, ctx: Context) -> CallToolResult:
+    """Count to `steps`, reporting progress and logging each step on the way."""
+    _request_meta(ctx)
+    for step in range(1, steps + 1):
+        await ctx.report_progress(step, steps, f"step {step}")
+        await ctx.info(f"counted {step}")
+    return _success(f"counted to {steps}")
+
+
+@server.tool()
+async def list_roots(ctx: Context) -> CallToolResult:
+    """Name the client's roots: a request to the client in the middle of the call."""
+    _request_meta(ctx)
+    listed = await ctx.session.list_roots()
+    return _success(", ".join(str(root.uri) for root in listed.roots) or "no roots")
+
+
+def _note(path: str, entry: dict[str, Any]) -> None:
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(entry) + "\n")
+
+
+@server.tool()
+async def wait_for_cancel(ctx: Context) -> CallToolResult:
+    """Wait until the client cancels the call (`--record` notes the cancellation)."""
+    _request_meta(ctx)
+    try:
+        await anyio.sleep(600)
+    except anyio.get_cancelled_exc_class():
+        if ARGS.record:
+            _note(ARGS.record, {"cancelled": "wait_for_cancel"})
+        raise
+    return _success("never cancelled")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 """`jp-migrate adapt --mcp -- SERVER_CMD`: an MCP server (stdio) in front of an RFD D31 `--jp` server.
 
-The official SDK on both sides: a low-level `Server` faces the client, a
-`Client` drives the D31 server, started once and kept for the session. Tools,
-resources, prompts and completions pass through as the server offers them. A
+The server is started once and kept for the session. Between it and the client
+the adapter is a relay (`relay`): each JSON-RPC line is read only for its method
+and id and passed on as it came, both ways, so tools, resources, prompts,
+completions, notifications (progress, logging, list_changed, cancelled) and the
+server's own requests (sampling, roots, elicitation) pass through untouched.
+What it changes goes through the official SDK's types (`d31_calls`): a
 `tools/call` result D31 would unwrap (one text item holding an `Outcome`)
 becomes the native result (`outcome_result`); `NeedsInput` becomes an
 elicitation (`elicitation/create`): inside an `input_required` result for a
@@ -40,10 +43,6 @@ def say(message: str) -> None:
 
     sys.stderr.write(f"error: {line(message)}\n")
     sys.stderr.flush()
-
-
-def _wire(model: Any) -> dict[str, Any]:
-    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 def d31_meta(

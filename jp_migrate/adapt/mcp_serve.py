@@ -1,79 +1,80 @@
-"""The `adapt --mcp` session: the SDK's server facing the client, its client driving the server.
+"""The `adapt --mcp` session: the D31 server started, the relay between it and the client, its end.
 
-See `adapt.mcp` for what passes through and what is converted.
+See `adapt.mcp` for what passes through and what is converted, `adapt.relay` for how.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sys
 import tempfile
-import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from contextlib import suppress
 from typing import IO, Any
 
-import anyio
-import mcp_types as types
-from mcp import Client, MCPError, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from mcp.server.lowlevel import NotificationOptions, Server
-from mcp.server.stdio import stdio_server
-from mcp_types.jsonrpc import CONNECTION_CLOSED
-from mcp_types.version import is_version_at_least
+from jp_migrate.adapt.mcp import say
+from jp_migrate.adapt.pipes import Lines, claim_stdio, read_fd, write_fd
+from jp_migrate.bridge.groups import Group
 
-from jp_migrate.adapt.mcp import (
-    MAX_QUESTIONS,
-    ServerGone,
-    d31_meta,
-    decode_state,
-    encode_state,
-    gone_result,
-    say,
-)
-from jp_migrate.adapt.outcome_result import Question, convert
-from jp_migrate.adapt.pipes import claim_stdio
-from jp_migrate.bridge.groups import spawned_by
-
-INPUT_REQUIRED_VERSION = "2026-07-28"  # from here on, elicitation rides an input_required result
 STOP_SECONDS = 0.5  # after a signal, how long the server has to exit before its group is killed
-# Keys of a request's `_meta` that belong to this hop, not to the server behind it.
-_HOP_KEYS = ("progressToken", "progress_token")
+CLOSE_SECONDS = 2.0  # after the client went, how long the server has to exit on its own
+EXIT_SECONDS = 1.0  # after the server closed its output, how long it has to exit (its status)
+SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
 class StartFailed(Exception):
-    """The D31 server did not start (or did not complete the handshake)."""
+    """The D31 server did not start (or ended before it said anything)."""
 
 
-def _one_line(exc: BaseException) -> str:
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    if isinstance(exc, MCPError):
-        return f"{exc.message} ({exc.code})"
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+class _ServerPipes(asyncio.SubprocessProtocol):
+    def __init__(self, front: Front) -> None:
+        self.front = front
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd == 1:
+            self.front.server_data(data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1:
+            self.front.server_closed()
+
+    def process_exited(self) -> None:
+        self.front.server_exited()
+
+    def pause_writing(self) -> None:
+        self.front.pause_client(True)
+
+    def resume_writing(self) -> None:
+        self.front.pause_client(False)
 
 
 class Front:
-    """One adapter session: start the server, serve the client, stop the server."""
+    """One adapter session: start the server, relay until the client goes, stop the server."""
 
     def __init__(self, command: list[str]) -> None:
         self.command = command
-        self.client: Client | None = None
-        self.errlog: IO[str] | None = None
+        self.errlog: IO[bytes] | None = None
         self.shown = 0  # bytes of the server's stderr already passed on
-        self.gone: str | None = None  # why the server is no longer there
+        self.server_lines = Lines()
+        self.client_lines = Lines()
+        self.transport: asyncio.SubprocessTransport | None = None
+        self.group: Group | None = None
+        self.relay: Any = None
+        self.client_gone = False
+        self.failed: str | None = None  # why the server did not start
+        self.done: asyncio.Event | None = None
+        self.exited: asyncio.Event | None = None
+        self.pause_client = lambda pause: None
+        self.signalled: int | None = None
 
     # ── the server's stderr: passed on to ours, its last line kept for messages ──
 
-    def _pass_stderr(self) -> str:
+    def pass_stderr(self) -> str:
         """Copy what the server wrote to stderr since last time onto ours; return its last line."""
         if self.errlog is None:
             return ""
-        self.errlog.flush()
         fd = self.errlog.fileno()
         size = os.fstat(fd).st_size
         if size > self.shown:
@@ -86,263 +87,189 @@ class Front:
         lines = tail.strip().splitlines()
         return lines[-1] if lines else ""
 
+    # ── the session ──
+
     async def run(self) -> None:
-        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        loop = asyncio.get_running_loop()
+        self.done, self.exited = asyncio.Event(), asyncio.Event()
+        loop.set_exception_handler(_one_line_report)
+        for signum in SIGNALS:
+            loop.add_signal_handler(signum, self._on_signal, signum)
+        with tempfile.TemporaryFile() as errlog:
             self.errlog = errlog
-            params = StdioServerParameters(
-                command=self.command[0], args=self.command[1:], env=dict(os.environ)
-            )
-            client = Client(stdio_client(params, errlog=errlog), cache=None)
             try:
-                await client.__aenter__()
-            except BaseException as exc:
-                said = self._pass_stderr()
-                if isinstance(exc, KeyboardInterrupt):
-                    raise
-                raise StartFailed(
-                    f"did not start: {_one_line(exc)}" + (f" (stderr: {said})" if said else "")
-                ) from None
-            self.client = client
+                transport, _ = await loop.subprocess_exec(
+                    lambda: _ServerPipes(self),
+                    *self.command,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=errlog,
+                    start_new_session=True,
+                )
+            except OSError as exc:
+                raise StartFailed(f"did not start: {exc.strerror or exc}") from None
+            self.transport = transport
+            self.group = Group.of(transport.get_pid())
             try:
-                server = self._server(client)
-                async with anyio.create_task_group() as tasks:
-                    tasks.start_soon(self._on_signals, threading.get_native_id())
-                    async with stdio_server(*(claim_stdio() or ())) as (read, write):
-                        options = server.create_initialization_options(NotificationOptions())
-                        await server.run(read, write, options)
-                    tasks.cancel_scope.cancel()  # the client went: stop watching for signals
+                await self._serve(transport)
             finally:
-                self.client = None
-                # A dead server has nothing left to close: its end was said at the call.
-                with anyio.CancelScope(shield=True), suppress(Exception):
-                    await client.__aexit__(None, None, None)
-                self._pass_stderr()
+                await self._stop_server()
+                self.pass_stderr()
+        if self.failed is not None:
+            raise StartFailed(self.failed)
 
-    async def _on_signals(self, thread: int) -> None:
-        """SIGTERM, SIGINT or SIGHUP ends the session at once: the signal is passed on to the
-        server's process group (killed after STOP_SECONDS), then the adapter exits. Not by
-        cancelling the session: the thread reading our stdin would keep it (and its host)
-        waiting until the client closes it."""
-        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
-            async for signum in signals:
-                # Shielded: the server going away ends the session, which must not end this.
-                with anyio.CancelScope(shield=True):
-                    groups = spawned_by(thread)  # the server: the SDK starts it from this thread
-                    for group in groups:
-                        with suppress(ProcessLookupError, PermissionError):
-                            os.killpg(group.id, signum)
-                    await anyio.sleep(STOP_SECONDS)
-                    for group in groups:
-                        group.kill()
-                    self._pass_stderr()
-                    sys.stderr.flush()
-                    os._exit(128 + signum)
+    async def _serve(self, transport: asyncio.SubprocessTransport) -> None:
+        # Loaded while the server starts: the SDK's models take a while to import.
+        from jp_migrate.adapt.relay import Relay
 
-    def _server(self, client: Client) -> Server[Any]:
-        """A server offering what the D31 server offers, each request passed on to it."""
-        caps = client.server_capabilities
-        info = client.server_info
-        handlers: dict[str, Any] = {}
-        if caps.tools is not None:
-            handlers["on_list_tools"] = self._relay(lambda s, p: s.list_tools(params=p))
-            handlers["on_call_tool"] = self.call_tool
-        if caps.resources is not None:
-            handlers["on_list_resources"] = self._relay(lambda s, p: s.list_resources(params=p))
-            handlers["on_list_resource_templates"] = self._relay(
-                lambda s, p: s.list_resource_templates(params=p)
-            )
-            handlers["on_read_resource"] = self._relay(
-                lambda s, p: s.read_resource(
-                    str(p.uri),
-                    input_responses=p.input_responses,
-                    request_state=p.request_state,
-                    meta=_forwarded(p.meta),
-                    allow_input_required=True,
-                )
-            )
-        if caps.prompts is not None:
-            handlers["on_list_prompts"] = self._relay(lambda s, p: s.list_prompts(params=p))
-            handlers["on_get_prompt"] = self._relay(
-                lambda s, p: s.get_prompt(
-                    p.name,
-                    p.arguments,
-                    input_responses=p.input_responses,
-                    request_state=p.request_state,
-                    meta=_forwarded(p.meta),
-                    allow_input_required=True,
-                )
-            )
-        if caps.completions is not None:
-            handlers["on_completion"] = self._relay(
-                lambda s, p: s.complete(
-                    p.ref,
-                    p.argument.model_dump(),
-                    context_arguments=(p.context.arguments if p.context is not None else None),
-                )
-            )
-        server: Server[Any] = Server(
-            info.name if info is not None else "jp-migrate-adapt",
-            version=info.version if info is not None else "",
-            instructions=client.instructions,
-            **handlers,
+        server_in = transport.get_pipe_transport(0)
+        server_out = transport.get_pipe_transport(1)
+        assert isinstance(server_in, asyncio.WriteTransport)
+        assert isinstance(server_out, asyncio.ReadTransport)
+
+        def to_server(line: bytes) -> None:
+            if not server_in.is_closing():
+                server_in.write(line)
+
+        def pause_server(pause: bool) -> None:
+            if not server_out.is_closing():
+                server_out.pause_reading() if pause else server_out.resume_reading()
+
+        early: list[bytes] = []  # what the server says before our stdout is connected
+        write: list[Callable[[bytes], None]] = [early.append]
+        stdin, stdout = claim_stdio()
+        self.relay = Relay(
+            self.command[0], lambda line: write[0](line), to_server, self.pass_stderr
         )
-        server.middleware = []  # no tracing span per request: this hop only relays
-        return server
+        self.server_data(b"")  # anything it said already
+        write[0] = (await write_fd(stdout, pause_server)).write
+        for line in early:
+            write[0](line)
+        self.pause_client = await read_fd(stdin, self.client_data, self.client_closed)
+        assert self.done is not None
+        await self.done.wait()
 
-    def _relay(
-        self, send: Callable[[Any, Any], Awaitable[Any]]
-    ) -> Callable[[Any, Any], Awaitable[Any]]:
-        """A handler passing the request on and the answer back, untouched."""
+    # ── events ──
 
-        async def handler(ctx: Any, params: Any) -> Any:
-            session = self._session()
-            try:
-                return await send(session, params)
-            except MCPError as exc:
-                if exc.code == CONNECTION_CLOSED:
-                    raise self._died(ctx.method, exc) from None
-                raise  # the server's own JSON-RPC error, passed on as it came
-            except (
-                ServerGone,
-                anyio.BrokenResourceError,
-                anyio.ClosedResourceError,
-                anyio.EndOfStream,
-            ) as exc:
-                raise self._died(ctx.method, exc) from None
+    def client_data(self, data: bytes) -> None:
+        for line in self.client_lines.feed(data):
+            self.relay.from_client(line)
 
-        return handler
+    def client_closed(self) -> None:
+        rest = self.client_lines.rest()
+        if rest is not None:
+            self.relay.from_client(rest)
+        self.client_gone = True
+        assert self.transport is not None
+        server_in = self.transport.get_pipe_transport(0)
+        if server_in is not None:
+            server_in.close()  # the server's end of stdin: it may exit on its own
+        asyncio.get_running_loop().create_task(self._close_after_client())
 
-    def _session(self) -> Any:
-        if self.client is None or self.gone is not None:
-            raise ServerGone(self.gone or "it stopped")
-        return self.client.session
+    async def _close_after_client(self) -> None:
+        assert self.exited is not None and self.done is not None
+        with suppress(TimeoutError):
+            await asyncio.wait_for(self.exited.wait(), CLOSE_SECONDS)
+        self.done.set()
 
-    def _died(self, doing: str, exc: BaseException) -> MCPError:
-        """One line on stderr for a call the server died under (or had died before)."""
-        if self.gone is None and not isinstance(exc, ServerGone):
-            said = self._pass_stderr()
-            self.gone = "it exited" + (f" (stderr: {said})" if said else "")
-            say(f"MCP server {self.command[0]!r}: {doing}: {_one_line(exc)}; {self.gone}")
+    def server_data(self, data: bytes) -> None:
+        if self.relay is None:  # not yet: the relay starts right after the server
+            self.server_lines.buffer += data
+            return
+        for line in self.server_lines.feed(data):
+            self.relay.from_server(line)
+        self.pass_stderr()
+
+    def server_closed(self) -> None:
+        rest = self.server_lines.rest()
+        if rest is not None and self.relay is not None:
+            self.relay.from_server(rest)
+        asyncio.get_running_loop().create_task(self._server_ended())
+
+    def server_exited(self) -> None:
+        assert self.exited is not None
+        self.exited.set()
+        if self.signalled is not None:
+            self._die(self.signalled)
+
+    async def _server_ended(self) -> None:
+        """The server closed its output: the calls it owes fail, or it never started."""
+        assert self.exited is not None and self.done is not None and self.transport is not None
+        with suppress(TimeoutError):
+            await asyncio.wait_for(self.exited.wait(), EXIT_SECONDS)
+        code = self.transport.get_returncode()
+        said = self.pass_stderr()
+        how = _how_it_ended(code) + (f" (stderr: {said})" if said else "")
+        heard = self.relay is not None and self.relay.heard
+        if not heard and (not self.client_gone or code != 0):
+            self.failed = f"did not start: {how}"
+            self.done.set()
+        elif self.relay is not None:
+            self.relay.server_gone(how)
+
+    # ── the end ──
+
+    def _on_signal(self, signum: int) -> None:
+        """SIGTERM, SIGINT or SIGHUP ends the session at once: the signal goes on to the
+        server's process group (killed after STOP_SECONDS), then the adapter exits without
+        waiting for its client to close stdin. The server's stderr is passed on up to the
+        signal, not what it says dying of it (a Python server's KeyboardInterrupt traceback)."""
+        if self.signalled is not None:
+            return
+        self.signalled = signum
+        self.pass_stderr()
+        assert self.exited is not None
+        if self.group is not None:
+            with suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.group.id, signum)
+        if self.group is None or self.exited.is_set():
+            self._die(signum)
         else:
-            say(f"MCP server {self.command[0]!r}: {doing}: the server is gone ({self.gone})")
-        return MCPError(CONNECTION_CLOSED, f"the MCP server is gone: {self.gone}")
+            asyncio.get_running_loop().call_later(STOP_SECONDS, self._die, signum)
 
-    # ── tools/call: the D31 conversion ──
+    def _die(self, signum: int) -> None:
+        if self.group is not None:
+            self.group.kill()
+        sys.stderr.flush()
+        os._exit(128 + signum)
 
-    async def call_tool(
-        self, ctx: Any, params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
-        name, arguments = params.name, dict(params.arguments or {})
-        meta = _forwarded(params.meta)
-        answers = decode_state(params.request_state)
-        ours = answers is not None
-        answers = dict(answers or {})
-        if ours:
-            declined = _take_answers(params.input_responses or {}, answers)
-            if declined is not None:
-                return _declined(name, declined)
-        responses = None if ours else params.input_responses
-        state = None if ours else params.request_state
-        for _ in range(MAX_QUESTIONS):
-            try:
-                session = self._session()
-                result = await session.call_tool(
-                    name,
-                    arguments,
-                    meta=d31_meta(meta, name, arguments, answers),
-                    input_responses=responses,
-                    request_state=state,
-                    allow_input_required=True,
-                )
-            except MCPError as exc:
-                if exc.code != CONNECTION_CLOSED:
-                    raise
-                return self._gone(name, exc)
-            except (
-                ServerGone,
-                anyio.BrokenResourceError,
-                anyio.ClosedResourceError,
-                anyio.EndOfStream,
-            ) as exc:
-                return self._gone(name, exc)
-            self._pass_stderr()
-            if not isinstance(result, types.CallToolResult):
-                return result  # the server's own input_required (native): untouched
-            converted = convert(result.model_dump(mode="json", by_alias=True, exclude_none=True))
-            if converted is None:
-                return result
-            if converted.result is not None:
-                return types.CallToolResult.model_validate(converted.result, by_alias=True)
-            question = converted.question
-            assert question is not None
-            if _input_required(ctx):
-                return types.InputRequiredResult(
-                    input_requests={question.id: _elicit_request(question)},
-                    request_state=encode_state(answers),
-                )
-            reply = await ctx.session.elicit_form(
-                question.text, question.form(), related_request_id=ctx.request_id
-            )
-            declined = _take_answers({question.id: reply}, answers)
-            if declined is not None:
-                return _declined(name, declined)
-            responses = state = None
-        return types.CallToolResult(
-            content=[
-                types.TextContent(text=f"Tool '{name}' asked {MAX_QUESTIONS} questions in a row")
-            ],
-            is_error=True,
-        )
-
-    def _gone(self, name: str, exc: BaseException) -> types.CallToolResult:
-        error = self._died(f"tools/call {name!r}", exc)
-        reason = error.message
-        return types.CallToolResult.model_validate(
-            gone_result(name, reason, self._pass_stderr()), by_alias=True
-        )
+    async def _stop_server(self) -> None:
+        """The server asked to stop (SIGTERM) if it is still there, then its group killed:
+        nothing it started outlives the session."""
+        assert self.exited is not None and self.group is not None
+        if not self.exited.is_set():
+            with suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.group.id, signal.SIGTERM)
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.exited.wait(), STOP_SECONDS)
+        self.group.kill()
+        if self.transport is not None:
+            self.transport.close()
 
 
-def _forwarded(meta: Any) -> dict[str, Any] | None:
-    """The client's `_meta` for the server behind: its keys less this hop's own."""
-    if not meta:
-        return None
-    kept = {k: v for k, v in dict(meta).items() if k not in _HOP_KEYS}
-    return kept or None
+def _one_line_report(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """A failure inside the relay is one line on stderr, not a traceback; the session goes on."""
+    exc = context.get("exception")
+    detail = f": {type(exc).__name__}: {exc}" if exc is not None else ""
+    say(f"adapt --mcp: {context.get('message', 'internal error')}{detail}")
 
 
-def _input_required(ctx: Any) -> bool:
-    version = getattr(ctx, "protocol_version", None)
-    return isinstance(version, str) and is_version_at_least(version, INPUT_REQUIRED_VERSION)
-
-
-def _elicit_request(question: Question) -> types.ElicitRequest:
-    form = types.ElicitRequestFormParams(message=question.text, requested_schema=question.form())
-    return types.ElicitRequest(params=form)
-
-
-def _take_answers(responses: dict[str, Any], answers: dict[str, Any]) -> str | None:
-    """Each accepted form's field into `answers`; the id of a question declined (or
-    dismissed), else None."""
-    for key, response in responses.items():
-        if not isinstance(response, types.ElicitResult):
-            continue
-        content = response.content or {}
-        if response.action != "accept" or key not in content:
-            return key
-        answers[key] = content[key]
-    return None
-
-
-def _declined(name: str, question: str) -> types.CallToolResult:
-    """A question the user would not answer: the call ends, as an error the model can read."""
-    text = f"Tool '{name}' needed an answer to {question!r}, which was declined."
-    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
+def _how_it_ended(code: int | None) -> str:
+    if code is None:
+        return "it closed its output"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"it was killed by {name}"
+    return f"it exited with status {code}"
 
 
 def serve(command: list[str]) -> int:
     """Serve MCP on stdin/stdout until the client goes; 2 when the server cannot start."""
     try:
-        anyio.run(Front(command).run)
+        asyncio.run(Front(command).run())
     except StartFailed as exc:
         say(f"MCP server {command[0]!r}: {exc}")
         return 2

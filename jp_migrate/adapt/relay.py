@@ -1,0 +1,389 @@
+"""The `adapt --mcp` relay: JSON-RPC lines between the client and the D31 server.
+
+Every line is parsed only to route it (its method and id) and passed on as the
+bytes it came as: requests, results and errors, notifications (progress,
+logging, list_changed, cancelled) and the server's own requests to the client
+(sampling, roots, elicitation), both ways. What the adapter changes is a
+`tools/call` answered with a single-text `Outcome` (`outcome_result.convert`);
+that result, a question's elicitation round and the re-call with the answers are
+rebuilt through the SDK's types (`d31_calls`); so is every result when a
+2026-07-28 client meets a server that only knows `initialize` (`_bridge`).
+Requests the adapter sends itself carry ids of its own (`OWN_ID…`), so their
+answers are told apart from the traffic it relays.
+
+I/O is the caller's: `to_client` and `to_server` write one line each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from jp_migrate.adapt import d31_calls
+from jp_migrate.adapt.mcp import MAX_QUESTIONS, ServerGone, gone_result, say
+from jp_migrate.adapt.outcome_result import Question, convert
+
+OWN_ID = "jp-migrate-adapt:"
+VERSION_META = "io.modelcontextprotocol/protocolVersion"  # a 2026-07-28 request's own version
+CONNECTION_CLOSED = -32000
+INTERNAL_ERROR = -32603
+
+Send = Callable[[bytes], None]
+
+
+class RpcError(Exception):
+    """The other side answered one of our requests with a JSON-RPC error (kept as it came)."""
+
+    def __init__(self, error: Any) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+@dataclass
+class Call:
+    """A client's `tools/call` on its way through the adapter."""
+
+    id: Any
+    name: str
+    arguments: dict[str, Any]
+    meta: dict[str, Any] | None
+    version: str | None  # a 2026-07-28 call's own protocol version (in its `_meta`)
+    answers: dict[str, Any] = field(default_factory=dict)
+
+
+class Relay:
+    def __init__(
+        self, server: str, to_client: Send, to_server: Send, stderr_tail: Callable[[], str]
+    ) -> None:
+        self.server = server  # the server's command, for messages
+        self.to_client = to_client
+        self.to_server = to_server
+        self.stderr_tail = stderr_tail
+        self.waiting: dict[Any, Call | str] = {}  # client requests the server still owes
+        self.asked_client: dict[str, asyncio.Future[Any]] = {}
+        self.asked_server: dict[str, asyncio.Future[Any]] = {}
+        self.rounds: dict[Any, asyncio.Task[None]] = {}  # calls asking through requests
+        self.ids = itertools.count(1)
+        self.version: str | None = None  # negotiated by `initialize`
+        self.heard = False  # the server has written a message
+        self.gone: str | None = None  # why the server is no longer there
+        self.said = False  # the first call it failed named why
+        # The client speaks 2026-07-28, the server only the initialize handshake: the adapter
+        # answers `server/discover` for it and gives each result its 2026-07-28 form.
+        self.bridging = False
+        self.discovering: dict[Any, dict[str, Any]] = {}  # `server/discover` requests sent on
+
+    # ── from the client ──
+
+    def from_client(self, line: bytes) -> None:
+        msg = _parsed(line)
+        if msg is None:
+            self._to_server(line)
+            return
+        method, key = msg.get("method"), msg.get("id")
+        if not isinstance(method, str):
+            future = self.asked_client.pop(key, None) if isinstance(key, str) else None
+            if future is not None:
+                _settle(future, msg)
+            else:
+                self._to_server(line)
+            return
+        if "id" not in msg:
+            if method == "notifications/cancelled":
+                self._cancelled(msg.get("params"))
+            self._to_server(line)
+            return
+        if not isinstance(key, str | int | float):  # no id a response could carry back
+            self._to_server(line)
+            return
+        if self.gone is not None:
+            self._refuse(key, method, msg.get("params"))
+            return
+        if method == "tools/call":
+            self._tool_call(key, msg, line)
+            return
+        if method == "server/discover":
+            params = msg.get("params")
+            self.discovering[key] = params if isinstance(params, dict) else {}
+        self.waiting[key] = method
+        self.to_server(line)
+
+    def _tool_call(self, key: Any, msg: dict[str, Any], line: bytes) -> None:
+        params = msg.get("params")
+        if not isinstance(params, dict) or not isinstance(params.get("name"), str):
+            self.waiting[key] = "tools/call"
+            self.to_server(line)  # the server says what is wrong with it
+            return
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else None
+        version = meta.get(VERSION_META) if meta is not None else None
+        call = Call(
+            key,
+            params["name"],
+            params.get("arguments") if isinstance(params.get("arguments"), dict) else {},
+            meta,
+            version if isinstance(version, str) else None,
+        )
+        if not isinstance(params.get("requestState"), str):
+            self.waiting[key] = call
+            self.to_server(line)
+            return
+        try:
+            resumed = d31_calls.Resumed(params)
+        except ValidationError as exc:
+            self._error(key, INTERNAL_ERROR, f"invalid tools/call: {_first_error(exc)}")
+            return
+        if not resumed.ours:
+            self.waiting[key] = call
+            self.to_server(line)  # the server's own input_required round: untouched
+            return
+        call.answers = resumed.answers
+        if resumed.declined is not None:
+            self._result(call, d31_calls.declined(call.name, resumed.declined))
+            return
+        self.waiting[key] = call
+        self._send(self.to_server, key, "tools/call", self._recall(call))
+
+    def _cancelled(self, params: Any) -> None:
+        """A cancelled call still asking through requests stops asking."""
+        if isinstance(params, dict):
+            task = self.rounds.pop(params.get("requestId"), None)
+            if task is not None:
+                task.cancel()
+
+    # ── from the server ──
+
+    def from_server(self, line: bytes) -> None:
+        self.heard = True
+        msg = _parsed(line)
+        if msg is None or isinstance(msg.get("method"), str):
+            self.to_client(line)  # its requests and notifications, and what we cannot read
+            return
+        key = msg.get("id")
+        future = self.asked_server.pop(key, None) if isinstance(key, str) else None
+        if future is not None:
+            _settle(future, msg)
+            return
+        try:
+            pending = self.waiting.pop(key, None)
+        except TypeError:  # an id no request has (a list, an object)
+            pending = None
+        discover = self.discovering.pop(key, None) if pending == "server/discover" else None
+        if discover is not None and "error" in msg and not self.bridging:
+            self._start(self._bridge(key, discover, msg["error"]))
+            return
+        if self.bridging and pending is not None and isinstance(msg.get("result"), dict):
+            method = "tools/call" if isinstance(pending, Call) else pending
+            modern = d31_calls.modern_result(method, msg["result"])
+            if modern is not None:
+                msg["result"] = modern
+                line = orjson.dumps(msg) + b"\n"
+        if isinstance(pending, Call) and isinstance(msg.get("result"), dict):
+            self._answered(pending, msg["result"], line)
+            return
+        if pending == "initialize" and isinstance(msg.get("result"), dict):
+            version = msg["result"].get("protocolVersion")
+            self.version = version if isinstance(version, str) else None
+        self.to_client(line)
+
+    def _answered(self, call: Call, result: dict[str, Any], line: bytes) -> None:
+        converted = convert(result)
+        if converted is None:
+            self.to_client(line)  # native, or the server's own input_required: untouched
+        elif converted.result is not None:
+            self._result(call, converted.result)
+        else:
+            assert converted.question is not None
+            self._ask(call, converted.question)
+
+    # ── a 2026-07-28 client, a server that only knows initialize ──
+
+    async def _bridge(self, key: Any, discover: dict[str, Any], error: Any) -> None:
+        """The server refused `server/discover`: the adapter makes the handshake with it in
+        the client's name and answers the discover itself, so a 2026-07-28 client keeps its
+        version (and gets questions inside `input_required` results) whatever the server's."""
+        try:
+            initialized = await self._request(
+                self.asked_server,
+                self.to_server,
+                "initialize",
+                d31_calls.initialize_params(discover),
+            )
+            answer = d31_calls.discover_result(initialized)
+        except (RpcError, ValidationError, ServerGone):
+            self._send_error(key, error)  # the server's own refusal: the client falls back
+            return
+        version = initialized.get("protocolVersion")
+        self.version = version if isinstance(version, str) else None
+        self.bridging = True
+        self.to_server(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        self._respond(key, answer)
+
+    def _start(self, work: Any) -> None:
+        asyncio.get_running_loop().create_task(work)
+
+    # ── questions ──
+
+    def _ask(self, call: Call, question: Question) -> None:
+        if d31_calls.asks_in_result(self._version(call)):
+            self._respond(call.id, d31_calls.input_required(question, call.answers))
+            return
+        task = asyncio.get_running_loop().create_task(self._ask_by_request(call, question))
+        self.rounds[call.id] = task
+        task.add_done_callback(lambda _: self.rounds.pop(call.id, None))
+
+    async def _ask_by_request(self, call: Call, first: Question) -> None:
+        """A client before 2026-07-28 is asked with `elicitation/create` requests, the server
+        called again with each answer, until it gives a result."""
+        question: Question | None = first
+        try:
+            for _ in range(MAX_QUESTIONS):
+                assert question is not None
+                reply = await self._request(
+                    self.asked_client,
+                    self.to_client,
+                    "elicitation/create",
+                    d31_calls.elicit_request(question),
+                )
+                answer = d31_calls.elicit_answer(self._version(call), reply)
+                declined = d31_calls.take_answers({question.id: answer}, call.answers)
+                if declined is not None:
+                    self._result(call, d31_calls.declined(call.name, declined))
+                    return
+                result = await self._request(
+                    self.asked_server, self.to_server, "tools/call", self._recall(call)
+                )
+                if not isinstance(result, dict):
+                    self._respond(call.id, result)
+                    return
+                converted = convert(result)
+                if converted is None:
+                    self._respond(call.id, result)
+                    return
+                if converted.result is not None:
+                    self._result(call, converted.result)
+                    return
+                question = converted.question
+            self._result(call, d31_calls.too_many_questions(call.name))
+        except RpcError as exc:
+            self._send_error(call.id, exc.error)
+        except ValidationError as exc:
+            self._error(call.id, INTERNAL_ERROR, f"invalid elicitation answer: {_first_error(exc)}")
+        except ServerGone:
+            self._gone_call(call)
+
+    def _recall(self, call: Call) -> dict[str, Any]:
+        return d31_calls.recall_params(call.name, call.arguments, call.meta, call.answers)
+
+    async def _request(
+        self, asked: dict[str, asyncio.Future[Any]], send: Send, method: str, params: Any
+    ) -> Any:
+        """Send a request of our own; its result (RpcError for an error answer)."""
+        if send is self.to_server and self.gone is not None:
+            raise ServerGone(self.gone)
+        key = f"{OWN_ID}{next(self.ids)}"
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        asked[key] = future
+        try:
+            self._send(send, key, method, params)
+            reply = await future
+        finally:
+            asked.pop(key, None)
+        if "error" in reply:
+            raise RpcError(reply["error"])
+        return reply.get("result")
+
+    # ── the server gone ──
+
+    def server_gone(self, reason: str) -> None:
+        """The server ended: each call it owed gets its error, each later one the same."""
+        if self.gone is not None:
+            return
+        self.gone = reason
+        for key, pending in list(self.waiting.items()):
+            del self.waiting[key]
+            if isinstance(pending, Call):
+                self._gone_call(pending)
+            else:
+                self._refuse(key, pending, None)
+        for future in list(self.asked_server.values()):
+            if not future.done():
+                future.set_exception(ServerGone(reason))
+        self.asked_server.clear()
+
+    def _refuse(self, key: Any, method: str, params: Any) -> None:
+        if method == "tools/call" and isinstance(params, dict):
+            name = params.get("name")
+            self._gone_call(Call(key, name if isinstance(name, str) else "?", {}, None, None))
+            return
+        self._say_gone(method)
+        self._error(key, CONNECTION_CLOSED, f"the MCP server is gone: {self.gone}")
+
+    def _gone_call(self, call: Call) -> None:
+        self._say_gone(f"tools/call {call.name!r}")
+        reason = f"the MCP server is gone: {self.gone}"
+        self._result(call, gone_result(call.name, reason, self.stderr_tail()))
+
+    def _say_gone(self, doing: str) -> None:
+        """One line per call the server failed: what ended it the first time."""
+        if not self.said:
+            self.said = True
+            say(f"MCP server {self.server!r}: {doing}: {self.gone}")
+        else:
+            say(f"MCP server {self.server!r}: {doing}: the server is gone ({self.gone})")
+
+    # ── writing ──
+
+    def _result(self, call: Call, data: Mapping[str, Any]) -> None:
+        self._respond(call.id, d31_calls.call_result(self._version(call), data))
+
+    def _version(self, call: Call) -> str | None:
+        """The protocol version a call is answered in: its own, else the session's (read
+        when the answer is written: a client may send calls before `initialize` is answered)."""
+        return call.version or self.version
+
+    def _respond(self, key: Any, result: Any) -> None:
+        self.to_client(orjson.dumps({"jsonrpc": "2.0", "id": key, "result": result}) + b"\n")
+
+    def _error(self, key: Any, code: int, message: str) -> None:
+        self._send_error(key, {"code": code, "message": message})
+
+    def _send_error(self, key: Any, error: Any) -> None:
+        self.to_client(orjson.dumps({"jsonrpc": "2.0", "id": key, "error": error}) + b"\n")
+
+    def _send(self, send: Send, key: Any, method: str, params: Any) -> None:
+        send(
+            orjson.dumps({"jsonrpc": "2.0", "id": key, "method": method, "params": params}) + b"\n"
+        )
+
+    def _to_server(self, line: bytes) -> None:
+        if self.gone is None:
+            self.to_server(line)
+
+
+def _parsed(line: bytes) -> dict[str, Any] | None:
+    """The message a line holds; None for what is not one JSON-RPC object (a batch, noise)."""
+    try:
+        msg = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    return msg if isinstance(msg, dict) else None
+
+
+def _settle(future: asyncio.Future[Any], msg: dict[str, Any]) -> None:
+    if not future.done():
+        future.set_result(msg)
+
+
+def _first_error(exc: ValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return str(exc).splitlines()[0]
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", ""))
