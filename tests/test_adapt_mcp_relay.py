@@ -255,6 +255,12 @@ def _outcome_result(key: Any, outcome: dict[str, Any]) -> bytes:
     return json.dumps({"jsonrpc": "2.0", "id": key, "result": result}).encode() + b"\n"
 
 
+def _accepted(key: Any, content: dict[str, Any]) -> bytes:
+    """The client's line accepting the adapter's elicitation `key` with `content`."""
+    result = {"action": "accept", "content": content}
+    return json.dumps({"jsonrpc": "2.0", "id": key, "result": result}).encode() + b"\n"
+
+
 def test_what_is_not_converted_passes_byte_for_byte() -> None:
     """Odd spacing, key order, unknown fields, a request from the server and its answer, a
     notification, a line that is not JSON: each reaches the other side as the bytes it was."""
@@ -312,12 +318,7 @@ def test_an_older_clients_question_round_goes_by_the_adapters_own_ids() -> None:
         assert ask["method"] == "elicitation/create" and ask["id"].startswith("jp-migrate-adapt:")
         assert ask["params"]["requestedSchema"]["properties"] == {"ok": {"type": "boolean"}}
         sent = len(w.server)
-        answer = {
-            "jsonrpc": "2.0",
-            "id": ask["id"],
-            "result": {"action": "accept", "content": {"ok": True}},
-        }
-        w.relay.from_client(json.dumps(answer).encode() + b"\n")
+        w.relay.from_client(_accepted(ask["id"], {"ok": True}))
         await settle()
         assert len(w.server) == sent + 1  # the re-call, not the answer
         recall = w.last(w.server)
@@ -354,12 +355,7 @@ def test_a_server_gone_during_a_question_round_fails_the_call(capsys: Any) -> No
         w.relay.from_server(_outcome_result(5, {"type": "needs_input", "question": question}))
         await settle()
         ask = w.last(w.client)
-        answer = {
-            "jsonrpc": "2.0",
-            "id": ask["id"],
-            "result": {"action": "accept", "content": {"ok": True}},
-        }
-        w.relay.from_client(json.dumps(answer).encode() + b"\n")
+        w.relay.from_client(_accepted(ask["id"], {"ok": True}))
         await settle()
         w.relay.server_gone("it was killed by SIGKILL")
         await settle()
