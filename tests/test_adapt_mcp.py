@@ -323,35 +323,36 @@ def _running(pid: int) -> bool:
 
 
 def test_pipe_lines_and_writer() -> None:
-    """The adapter's stdio on the event loop: lines split anywhere (a UTF-8 character too),
-    a last line without its newline, and whole writes of more than a pipe holds."""
-    import asyncio
+    """The adapter's stdio: lines split anywhere (a UTF-8 character too), a last line
+    without its newline, whole writes of more than a pipe holds, and two threads writing
+    such lines at once never interleave them."""
+    import threading
 
-    from jp_migrate.adapt.pipes import Lines, read_fd, write_fd
+    from jp_migrate.adapt.pipes import Sink, read_lines
 
-    async def scenario() -> list[bytes]:
-        read, write = os.pipe()
-        lines, got, ended = Lines(), [], asyncio.Event()
-
-        def on_end() -> None:
-            rest = lines.rest()
-            if rest is not None:
-                got.append(rest)
-            ended.set()
-
-        await read_fd(read, lambda data: got.extend(lines.feed(data)), on_end)
-        sink = await write_fd(write, lambda pause: None)
-        head = '{"a": "Zoë 🌱"}\n{"b": 2}\n'.encode()
-        for start in range(0, len(head), 7):  # 🌱 split across two writes
-            sink.write(head[start : start + 7])
-            await asyncio.sleep(0.01)
-        sink.write(b"x" * 200_000 + b"\nlast")  # more than a pipe holds: written as it drains
-        sink.close()
-        await asyncio.wait_for(ended.wait(), 60)
-        return got
-
-    got = asyncio.run(scenario())
-    assert got == ['{"a": "Zoë 🌱"}\n'.encode(), b'{"b": 2}\n', b"x" * 200_000 + b"\n", b"last\n"]
+    read, write = os.pipe()
+    got: list[bytes] = []
+    reader = threading.Thread(target=read_lines, args=(read, got.append))
+    reader.start()
+    sink = Sink(write)
+    head = '{"a": "Zoë 🌱"}\n{"b": 2}\n'.encode()
+    for start in range(0, len(head), 7):  # 🌱 split across two writes
+        sink.write(head[start : start + 7])
+        time.sleep(0.01)
+    big = [bytes([c]) * 200_000 + b"\n" for c in b"xy"]  # each more than a pipe holds
+    writers = [threading.Thread(target=sink.write, args=(line,)) for line in big]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    sink.write(b"last")
+    sink.close()
+    reader.join(60)
+    os.close(read)
+    assert not reader.is_alive()
+    assert got[:2] == ['{"a": "Zoë 🌱"}\n'.encode(), b'{"b": 2}\n']
+    assert sorted(got[2:4]) == big
+    assert got[4:] == [b"last\n"]
 
 
 def test_a_third_party_native_server_passes_through_untouched() -> None:

@@ -1,25 +1,28 @@
 """The `adapt --mcp` session: the D31 server started, the relay between it and the client, its end.
 
 See `adapt.mcp` for what passes through and what is converted, `adapt.relay` for how.
+Each direction is a thread blocked reading its side (`pipes`); the main thread only
+waits for the session's end and handles signals.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
+import subprocess
 import sys
-import tempfile
+import threading
 from collections.abc import Callable
 from contextlib import suppress
-from typing import IO, Any
+from typing import Any
 
 from jp_migrate.adapt.mcp import say
-from jp_migrate.adapt.pipes import Lines, claim_stdio, read_fd, write_fd
+from jp_migrate.adapt.pipes import MAX_READ, Sink, claim_stdio, read_lines
 from jp_migrate.bridge.groups import Group
 
 STOP_SECONDS = 0.5  # after a signal, how long the server has to exit before its group is killed
 CLOSE_SECONDS = 2.0  # after the client went, how long the server has to exit on its own
+TAIL_BYTES = 4096  # of the server's stderr, kept for the message when it dies
 EXIT_SECONDS = 1.0  # after the server closed its output, how long it has to exit (its status)
 SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
@@ -28,230 +31,189 @@ class StartFailed(Exception):
     """The D31 server did not start (or ended before it said anything)."""
 
 
-class _ServerPipes(asyncio.SubprocessProtocol):
-    def __init__(self, front: Front) -> None:
-        self.front = front
-
-    def pipe_data_received(self, fd: int, data: bytes) -> None:
-        if fd == 1:
-            self.front.server_data(data)
-
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1:
-            self.front.server_closed()
-
-    def process_exited(self) -> None:
-        self.front.server_exited()
-
-    def pause_writing(self) -> None:
-        self.front.pause_client(True)
-
-    def resume_writing(self) -> None:
-        self.front.pause_client(False)
-
-
 class Front:
     """One adapter session: start the server, relay until the client goes, stop the server."""
 
     def __init__(self, command: list[str]) -> None:
         self.command = command
-        self.errlog: IO[bytes] | None = None
-        self.shown = 0  # bytes of the server's stderr already passed on
-        self.server_lines = Lines()
-        self.client_lines = Lines()
-        self.transport: asyncio.SubprocessTransport | None = None
+        self.stderr_end = b""  # the last TAIL_BYTES of the server's stderr
+        self.stderr_lock = threading.Lock()
+        self.copying_stderr: threading.Thread | None = None
+        self.server: subprocess.Popen[bytes] | None = None
         self.group: Group | None = None
         self.relay: Any = None
+        # The relay is called from both reader threads: one at a time, and what it writes
+        # goes out after the lock is released (a blocked write must not stop the other side).
+        self.lock = threading.Lock()
+        self.outbox: list[tuple[Sink, bytes]] = []
         self.client_gone = False
         self.failed: str | None = None  # why the server did not start
-        self.done: asyncio.Event | None = None
-        self.exited: asyncio.Event | None = None
-        self.pause_client = lambda pause: None
+        self.done = threading.Event()
+        self.exited = threading.Event()
         self.signalled: int | None = None
+        self.reading_server: threading.Thread | None = None
 
-    # ── the server's stderr: passed on to ours, its last line kept for messages ──
+    # ── the server's stderr: passed on to ours, its end kept for messages ──
 
-    def pass_stderr(self) -> str:
-        """Copy what the server wrote to stderr since last time onto ours; return its last line."""
-        if self.errlog is None:
-            return ""
-        fd = self.errlog.fileno()
-        size = os.fstat(fd).st_size
-        if size > self.shown:
-            sys.stderr.write(os.pread(fd, size - self.shown, self.shown).decode("utf-8", "replace"))
-            sys.stderr.flush()
-            self.shown = size
-        if size == 0:
-            return ""
-        tail = os.pread(fd, min(size, 4096), max(0, size - 4096)).decode("utf-8", "replace")
-        lines = tail.strip().splitlines()
+    def _copy_stderr(self, fd: int) -> None:
+        """Pass on what the server writes to stderr as it comes (nothing once a signal ended
+        the session: what it says dying of it is not news); keep the last of it."""
+        while True:
+            try:
+                data = os.read(fd, MAX_READ)
+            except OSError:
+                return
+            if not data:
+                return
+            with self.stderr_lock:
+                self.stderr_end = (self.stderr_end + data)[-TAIL_BYTES:]
+                if self.signalled is None:
+                    _write_all(2, data)
+
+    def stderr_tail(self) -> str:
+        """The last line the server wrote to stderr ("" if none)."""
+        with self.stderr_lock:
+            lines = self.stderr_end.decode("utf-8", "replace").strip().splitlines()
         return lines[-1] if lines else ""
 
     # ── the session ──
 
-    async def run(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.done, self.exited = asyncio.Event(), asyncio.Event()
-        loop.set_exception_handler(_one_line_report)
+    def run(self) -> None:
         for signum in SIGNALS:
-            loop.add_signal_handler(signum, self._on_signal, signum)
-        with tempfile.TemporaryFile() as errlog:
-            self.errlog = errlog
-            try:
-                transport, _ = await loop.subprocess_exec(
-                    lambda: _ServerPipes(self),
-                    *self.command,
-                    stdin=asyncio.subprocess.PIPE,
-                    stdout=asyncio.subprocess.PIPE,
-                    stderr=errlog,
-                    start_new_session=True,
-                )
-            except OSError as exc:
-                raise StartFailed(f"did not start: {exc.strerror or exc}") from None
-            self.transport = transport
-            self.group = Group.of(transport.get_pid())
-            try:
-                await self._serve(transport)
-            finally:
-                await self._stop_server()
-                self.pass_stderr()
+            signal.signal(signum, self._on_signal)
+        try:
+            server = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=True,
+            )
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise StartFailed(f"did not start: {reason}") from None
+        self.server = server
+        self.group = Group.of(server.pid)
+        try:
+            self._serve(server)
+        finally:
+            self._stop_server()
+            if self.reading_server is not None:  # its last messages out before we exit
+                self.reading_server.join(EXIT_SECONDS + STOP_SECONDS)
         if self.failed is not None:
             raise StartFailed(self.failed)
 
-    async def _serve(self, transport: asyncio.SubprocessTransport) -> None:
+    def _serve(self, server: subprocess.Popen[bytes]) -> None:
         # Loaded while the server starts: the SDK's models take a while to import.
         from jp_migrate.adapt.relay import Relay
 
-        server_in = transport.get_pipe_transport(0)
-        server_out = transport.get_pipe_transport(1)
-        assert isinstance(server_in, asyncio.WriteTransport)
-        assert isinstance(server_out, asyncio.ReadTransport)
-
-        def to_server(line: bytes) -> None:
-            if not server_in.is_closing():
-                server_in.write(line)
-
-        def pause_server(pause: bool) -> None:
-            if not server_out.is_closing():
-                server_out.pause_reading() if pause else server_out.resume_reading()
-
-        early: list[bytes] = []  # what the server says before our stdout is connected
-        write: list[Callable[[bytes], None]] = [early.append]
-        stdin, stdout = claim_stdio()
-        self.relay = Relay(
-            self.command[0], lambda line: write[0](line), to_server, self.pass_stderr
+        assert server.stdin is not None and server.stdout is not None
+        assert server.stderr is not None
+        self.copying_stderr = self._thread(
+            "adapt-stderr", self._copy_stderr, server.stderr.fileno()
         )
-        self.server_data(b"")  # anything it said already
-        write[0] = (await write_fd(stdout, pause_server)).write
-        for line in early:
-            write[0](line)
-        self.pause_client = await read_fd(stdin, self.client_data, self.client_closed)
-        assert self.done is not None
-        await self.done.wait()
+        to_server = Sink(os.dup(server.stdin.fileno()))  # ours alone to close: the server's EOF
+        server.stdin.close()
+        stdin, stdout = claim_stdio()
+        to_client = Sink(stdout)
+        self.relay = Relay(
+            self.command[0],
+            lambda line: self.outbox.append((to_client, line)),
+            lambda line: self.outbox.append((to_server, line)),
+            self.stderr_tail,
+        )
+        self._thread("adapt-wait", self._wait_server)
+        self.reading_server = self._thread(
+            "adapt-server", self._from_server, server.stdout.fileno()
+        )
+        self._thread("adapt-client", self._from_client, stdin, to_server)
+        while not self.done.wait(1.0):  # a timeout: signals are handled between waits
+            pass
 
-    # ── events ──
+    def _thread(self, name: str, target: Callable[..., None], *args: Any) -> threading.Thread:
+        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+        thread.start()
+        return thread
 
-    def client_data(self, data: bytes) -> None:
-        for line in self.client_lines.feed(data):
-            self.relay.from_client(line)
+    def _handle(self, handler: Callable[[], None]) -> None:
+        """Run one step of the relay; then write what it wrote, outside the lock."""
+        with self.lock:
+            try:
+                handler()
+            except Exception as exc:  # noqa: BLE001 - one line, not a traceback: the session goes on
+                say(f"adapt --mcp: internal error: {type(exc).__name__}: {exc}")
+            out, self.outbox = self.outbox, []
+        for sink, data in out:
+            sink.write(data)
 
-    def client_closed(self) -> None:
-        rest = self.client_lines.rest()
-        if rest is not None:
-            self.relay.from_client(rest)
+    # ── the two sides ──
+
+    def _from_client(self, fd: int, to_server: Sink) -> None:
+        read_lines(fd, lambda line: self._handle(lambda: self.relay.from_client(line)))
         self.client_gone = True
-        assert self.transport is not None
-        server_in = self.transport.get_pipe_transport(0)
-        if server_in is not None:
-            server_in.close()  # the server's end of stdin: it may exit on its own
-        asyncio.get_running_loop().create_task(self._close_after_client())
-
-    async def _close_after_client(self) -> None:
-        assert self.exited is not None and self.done is not None
-        with suppress(TimeoutError):
-            await asyncio.wait_for(self.exited.wait(), CLOSE_SECONDS)
+        to_server.close()  # the server's end of stdin: it may exit on its own
+        self.exited.wait(CLOSE_SECONDS)
         self.done.set()
 
-    def server_data(self, data: bytes) -> None:
-        if self.relay is None:  # not yet: the relay starts right after the server
-            self.server_lines.buffer += data
-            return
-        for line in self.server_lines.feed(data):
-            self.relay.from_server(line)
-        self.pass_stderr()
-
-    def server_closed(self) -> None:
-        rest = self.server_lines.rest()
-        if rest is not None and self.relay is not None:
-            self.relay.from_server(rest)
-        asyncio.get_running_loop().create_task(self._server_ended())
-
-    def server_exited(self) -> None:
-        assert self.exited is not None
-        self.exited.set()
-        if self.signalled is not None:
-            self._die(self.signalled)
-
-    async def _server_ended(self) -> None:
-        """The server closed its output: the calls it owes fail, or it never started."""
-        assert self.exited is not None and self.done is not None and self.transport is not None
-        with suppress(TimeoutError):
-            await asyncio.wait_for(self.exited.wait(), EXIT_SECONDS)
-        code = self.transport.get_returncode()
-        said = self.pass_stderr()
+    def _from_server(self, fd: int) -> None:
+        read_lines(fd, self._server_line)
+        self.exited.wait(EXIT_SECONDS)
+        assert self.server is not None
+        code = self.server.returncode
+        if self.copying_stderr is not None:  # all it said, up to its end
+            self.copying_stderr.join(EXIT_SECONDS)
+        said = self.stderr_tail()
         how = _how_it_ended(code) + (f" (stderr: {said})" if said else "")
-        heard = self.relay is not None and self.relay.heard
-        if not heard and (not self.client_gone or code != 0):
+        if not self.relay.heard and (not self.client_gone or code != 0):
             self.failed = f"did not start: {how}"
             self.done.set()
-        elif self.relay is not None:
-            self.relay.server_gone(how)
+        else:
+            self._handle(lambda: self.relay.server_gone(how))
+
+    def _server_line(self, line: bytes) -> None:
+        self._handle(lambda: self.relay.from_server(line))
+
+    def _wait_server(self) -> None:
+        assert self.server is not None
+        self.server.wait()
+        self.exited.set()
 
     # ── the end ──
 
-    def _on_signal(self, signum: int) -> None:
+    def _on_signal(self, signum: int, _frame: Any) -> None:
         """SIGTERM, SIGINT or SIGHUP ends the session at once: the signal goes on to the
         server's process group (killed after STOP_SECONDS), then the adapter exits without
         waiting for its client to close stdin. The server's stderr is passed on up to the
         signal, not what it says dying of it (a Python server's KeyboardInterrupt traceback)."""
         if self.signalled is not None:
             return
-        self.signalled = signum
-        self.pass_stderr()
-        assert self.exited is not None
+        with self.stderr_lock:
+            self.signalled = signum  # from here on, none of the server's stderr is passed on
         if self.group is not None:
             with suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.group.id, signum)
-        if self.group is None or self.exited.is_set():
-            self._die(signum)
-        else:
-            asyncio.get_running_loop().call_later(STOP_SECONDS, self._die, signum)
-
-    def _die(self, signum: int) -> None:
-        if self.group is not None:
+            self.exited.wait(STOP_SECONDS)
             self.group.kill()
         sys.stderr.flush()
         os._exit(128 + signum)
 
-    async def _stop_server(self) -> None:
+    def _stop_server(self) -> None:
         """The server asked to stop (SIGTERM) if it is still there, then its group killed:
         nothing it started outlives the session."""
-        assert self.exited is not None and self.group is not None
+        assert self.group is not None
         if not self.exited.is_set():
             with suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.group.id, signal.SIGTERM)
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self.exited.wait(), STOP_SECONDS)
+            self.exited.wait(STOP_SECONDS)
         self.group.kill()
-        if self.transport is not None:
-            self.transport.close()
 
 
-def _one_line_report(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    """A failure inside the relay is one line on stderr, not a traceback; the session goes on."""
-    exc = context.get("exception")
-    detail = f": {type(exc).__name__}: {exc}" if exc is not None else ""
-    say(f"adapt --mcp: {context.get('message', 'internal error')}{detail}")
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    with suppress(OSError):  # our stderr is gone: nobody is reading it
+        while view:
+            view = view[os.write(fd, view) :]
 
 
 def _how_it_ended(code: int | None) -> str:
@@ -269,10 +231,10 @@ def _how_it_ended(code: int | None) -> str:
 def serve(command: list[str]) -> int:
     """Serve MCP on stdin/stdout until the client goes; 2 when the server cannot start."""
     try:
-        asyncio.run(Front(command).run())
+        Front(command).run()
     except StartFailed as exc:
         say(f"MCP server {command[0]!r}: {exc}")
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the handlers are in place
         return 130
     return 0

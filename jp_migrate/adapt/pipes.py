@@ -1,28 +1,16 @@
-"""The adapter's own stdin and stdout, for the relay: lines in, lines out, on the event loop.
+"""The relay's byte streams: lines read from an fd by a thread of their own, lines written whole.
 
-A pipe or socket (as an MCP host starts a server) is read and written by the
-event loop itself, with no thread between a message and its handling; anything
-else (a file, a terminal, /dev/null) is read by a thread and written directly.
+Each direction is a thread blocked in `read`: a message is handled as soon as the
+kernel hands it over, with no event loop between them.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import stat
 import threading
 from collections.abc import Callable
-from contextlib import suppress
 
 MAX_READ = 65536
-
-
-def is_pipe(fd: int) -> bool:
-    try:
-        mode = os.fstat(fd).st_mode
-    except OSError:
-        return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 class Lines:
@@ -33,6 +21,8 @@ class Lines:
         self.buffer = bytearray()
 
     def feed(self, data: bytes) -> list[bytes]:
+        if not self.buffer and data.endswith(b"\n") and data.count(b"\n") == 1:
+            return [data]  # one whole message, as a peer writes most of them
         self.buffer += data
         end = self.buffer.rfind(b"\n")
         if end < 0:
@@ -49,93 +39,48 @@ class Lines:
         return rest + b"\n"
 
 
-class _Reading(asyncio.Protocol):
-    def __init__(self, on_data: Callable[[bytes], None], on_end: Callable[[], None]) -> None:
-        self.on_data = on_data
-        self.on_end = on_end
-
-    def data_received(self, data: bytes) -> None:
-        self.on_data(data)
-
-    def eof_received(self) -> bool:
-        return False
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.on_end()
-
-
-class _Writing(asyncio.Protocol):
-    def __init__(self, pause: Callable[[bool], None]) -> None:
-        self.pause = pause
-
-    def pause_writing(self) -> None:
-        self.pause(True)
-
-    def resume_writing(self) -> None:
-        self.pause(False)
-
-
-async def read_fd(
-    fd: int, on_data: Callable[[bytes], None], on_end: Callable[[], None]
-) -> Callable[[bool], None]:
-    """Feed what `fd` gives to `on_data`, then call `on_end`; returns a switch pausing the
-    reading (True) or resuming it (False)."""
-    loop = asyncio.get_running_loop()
-    if is_pipe(fd):
-        transport, _ = await loop.connect_read_pipe(
-            lambda: _Reading(on_data, on_end), os.fdopen(fd, "rb", buffering=0)
-        )
-        return lambda pause: transport.pause_reading() if pause else transport.resume_reading()
-
-    def pump() -> None:
+def read_lines(fd: int, on_line: Callable[[bytes], None]) -> None:
+    """Call `on_line` with each line `fd` gives, the last one even without its newline,
+    until the end of the stream (or a read error: the other side is gone either way)."""
+    lines = Lines()
+    while True:
         try:
-            while data := os.read(fd, MAX_READ):
-                loop.call_soon_threadsafe(on_data, data)
-            loop.call_soon_threadsafe(on_end)
-        except (OSError, RuntimeError):  # stdin failed, or the session ended first
-            with suppress(RuntimeError):
-                loop.call_soon_threadsafe(on_end)
-
-    threading.Thread(target=pump, name="adapt-stdin", daemon=True).start()
-    return lambda pause: None  # a thread reading a file: nothing piles up behind it
+            data = os.read(fd, MAX_READ)
+        except OSError:
+            break
+        if not data:
+            break
+        for line in lines.feed(data):
+            on_line(line)
+    rest = lines.rest()
+    if rest is not None:
+        on_line(rest)
 
 
 class Sink:
-    """Bytes written to an fd in order (`write`), the fd closed once they are out (`close`)."""
+    """An fd written one whole line at a time, whichever thread writes (a line longer than a
+    pipe holds is never interleaved with another)."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
-        self.transport: asyncio.WriteTransport | None = None
+        self.lock = threading.Lock()
+        self.broken = False  # the reader went: it has stopped listening
 
     def write(self, data: bytes) -> None:
-        if self.transport is not None:
-            if not self.transport.is_closing():
-                self.transport.write(data)
-            return
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(self.fd, view) :]
-            except OSError:
-                return  # the reader went: it has stopped listening
+        with self.lock:
+            view = memoryview(data)
+            while view and not self.broken:
+                try:
+                    view = view[os.write(self.fd, view) :]
+                except OSError:
+                    self.broken = True
 
     def close(self) -> None:
-        if self.transport is not None:
-            self.transport.close()
-        else:
-            os.close(self.fd)
-
-
-async def write_fd(fd: int, pause: Callable[[bool], None]) -> Sink:
-    """`fd` as a Sink; for a pipe, `pause(True)` while its buffer is full (the other side
-    not reading) and `pause(False)` once it drained."""
-    sink = Sink(fd)
-    if is_pipe(fd):
-        loop = asyncio.get_running_loop()
-        sink.transport, _ = await loop.connect_write_pipe(
-            lambda: _Writing(pause), os.fdopen(fd, "wb", buffering=0)
-        )
-    return sink
+        with self.lock:
+            if self.fd >= 0:
+                os.close(self.fd)
+                self.fd = -1
+                self.broken = True
 
 
 def claim_stdio() -> tuple[int, int]:

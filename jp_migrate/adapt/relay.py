@@ -11,12 +11,14 @@ rebuilt through the SDK's types (`d31_calls`); so is every result when a
 Requests the adapter sends itself carry ids of its own (`OWN_ID…`), so their
 answers are told apart from the traffic it relays.
 
-I/O is the caller's: `to_client` and `to_server` write one line each.
+I/O is the caller's: `to_client` and `to_server` write one line each. The relay
+never waits: a round trip of its own (a question round, the handshake it makes for
+a 2026-07-28 client) goes on from the callback its answer reaches. The caller keeps
+the calls into one relay from overlapping.
 """
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +37,9 @@ CONNECTION_CLOSED = -32000
 INTERNAL_ERROR = -32603
 
 Send = Callable[[bytes], None]
+# What an answer to one of our own requests goes to: the message, or None when the
+# server is gone before it answered.
+Reply = Callable[[dict[str, Any] | None], None]
 
 
 class RpcError(Exception):
@@ -66,9 +71,9 @@ class Relay:
         self.to_server = to_server
         self.stderr_tail = stderr_tail
         self.waiting: dict[Any, Call | str] = {}  # client requests the server still owes
-        self.asked_client: dict[str, asyncio.Future[Any]] = {}
-        self.asked_server: dict[str, asyncio.Future[Any]] = {}
-        self.rounds: dict[Any, asyncio.Task[None]] = {}  # calls asking through requests
+        self.asked_client: dict[str, Reply] = {}
+        self.asked_server: dict[str, Reply] = {}
+        self.rounds: dict[Any, _Round] = {}  # calls asking through requests
         self.ids = itertools.count(1)
         self.version: str | None = None  # negotiated by `initialize`
         self.heard = False  # the server has written a message
@@ -88,9 +93,9 @@ class Relay:
             return
         method, key = msg.get("method"), msg.get("id")
         if not isinstance(method, str):
-            future = self.asked_client.pop(key, None) if isinstance(key, str) else None
-            if future is not None:
-                _settle(future, msg)
+            reply = self.asked_client.pop(key, None) if isinstance(key, str) else None
+            if reply is not None:
+                reply(msg)
             else:
                 self._to_server(line)
             return
@@ -152,9 +157,12 @@ class Relay:
     def _cancelled(self, params: Any) -> None:
         """A cancelled call still asking through requests stops asking."""
         if isinstance(params, dict):
-            task = self.rounds.pop(params.get("requestId"), None)
-            if task is not None:
-                task.cancel()
+            try:
+                round_ = self.rounds.pop(params.get("requestId"), None)
+            except TypeError:  # an id no request has (a list, an object)
+                return
+            if round_ is not None:
+                round_.cancel()
 
     # ── from the server ──
 
@@ -165,9 +173,9 @@ class Relay:
             self.to_client(line)  # its requests and notifications, and what we cannot read
             return
         key = msg.get("id")
-        future = self.asked_server.pop(key, None) if isinstance(key, str) else None
-        if future is not None:
-            _settle(future, msg)
+        reply = self.asked_server.pop(key, None) if isinstance(key, str) else None
+        if reply is not None:
+            reply(msg)
             return
         try:
             pending = self.waiting.pop(key, None)
@@ -175,7 +183,7 @@ class Relay:
             pending = None
         discover = self.discovering.pop(key, None) if pending == "server/discover" else None
         if discover is not None and "error" in msg and not self.bridging:
-            self._start(self._bridge(key, discover, msg["error"]))
+            self._bridge(key, discover, msg["error"])
             return
         if self.bridging and pending is not None and isinstance(msg.get("result"), dict):
             method = "tools/call" if isinstance(pending, Call) else pending
@@ -203,29 +211,26 @@ class Relay:
 
     # ── a 2026-07-28 client, a server that only knows initialize ──
 
-    async def _bridge(self, key: Any, discover: dict[str, Any], error: Any) -> None:
+    def _bridge(self, key: Any, discover: dict[str, Any], error: Any) -> None:
         """The server refused `server/discover`: the adapter makes the handshake with it in
         the client's name and answers the discover itself, so a 2026-07-28 client keeps its
         version (and gets questions inside `input_required` results) whatever the server's."""
-        try:
-            initialized = await self._request(
-                self.asked_server,
-                self.to_server,
-                "initialize",
-                d31_calls.initialize_params(discover),
-            )
-            answer = d31_calls.discover_result(initialized)
-        except (RpcError, ValidationError, ServerGone):
-            self._send_error(key, error)  # the server's own refusal: the client falls back
-            return
-        version = initialized.get("protocolVersion")
-        self.version = version if isinstance(version, str) else None
-        self.bridging = True
-        self.to_server(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-        self._respond(key, answer)
 
-    def _start(self, work: Any) -> None:
-        asyncio.get_running_loop().create_task(work)
+        def initialized(msg: dict[str, Any] | None) -> None:
+            try:
+                result = _result_of(msg)
+                answer = d31_calls.discover_result(result)
+            except (RpcError, ValidationError, ServerGone):
+                self._send_error(key, error)  # the server's own refusal: the client falls back
+                return
+            version = result.get("protocolVersion")
+            self.version = version if isinstance(version, str) else None
+            self.bridging = True
+            self.to_server(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+            self._respond(key, answer)
+
+        params = d31_calls.initialize_params(discover)
+        self._request(self.asked_server, self.to_server, "initialize", params, initialized)
 
     # ── questions ──
 
@@ -233,70 +238,25 @@ class Relay:
         if d31_calls.asks_in_result(self._version(call)):
             self._respond(call.id, d31_calls.input_required(question, call.answers))
             return
-        task = asyncio.get_running_loop().create_task(self._ask_by_request(call, question))
-        self.rounds[call.id] = task
-        task.add_done_callback(lambda _: self.rounds.pop(call.id, None))
-
-    async def _ask_by_request(self, call: Call, first: Question) -> None:
-        """A client before 2026-07-28 is asked with `elicitation/create` requests, the server
-        called again with each answer, until it gives a result."""
-        question: Question | None = first
-        try:
-            for _ in range(MAX_QUESTIONS):
-                assert question is not None
-                reply = await self._request(
-                    self.asked_client,
-                    self.to_client,
-                    "elicitation/create",
-                    d31_calls.elicit_request(question),
-                )
-                answer = d31_calls.elicit_answer(self._version(call), reply)
-                declined = d31_calls.take_answers({question.id: answer}, call.answers)
-                if declined is not None:
-                    self._result(call, d31_calls.declined(call.name, declined))
-                    return
-                result = await self._request(
-                    self.asked_server, self.to_server, "tools/call", self._recall(call)
-                )
-                if not isinstance(result, dict):
-                    self._respond(call.id, result)
-                    return
-                converted = convert(result)
-                if converted is None:
-                    self._respond(call.id, result)
-                    return
-                if converted.result is not None:
-                    self._result(call, converted.result)
-                    return
-                question = converted.question
-            self._result(call, d31_calls.too_many_questions(call.name))
-        except RpcError as exc:
-            self._send_error(call.id, exc.error)
-        except ValidationError as exc:
-            self._error(call.id, INTERNAL_ERROR, f"invalid elicitation answer: {_first_error(exc)}")
-        except ServerGone:
-            self._gone_call(call)
+        round_ = _Round(self, call)
+        self.rounds[call.id] = round_
+        round_.ask(question)
 
     def _recall(self, call: Call) -> dict[str, Any]:
         return d31_calls.recall_params(call.name, call.arguments, call.meta, call.answers)
 
-    async def _request(
-        self, asked: dict[str, asyncio.Future[Any]], send: Send, method: str, params: Any
-    ) -> Any:
-        """Send a request of our own; its result (RpcError for an error answer)."""
+    def _request(
+        self, asked: dict[str, Reply], send: Send, method: str, params: Any, reply: Reply
+    ) -> str | None:
+        """Send a request of our own, its answer to go to `reply` (None at once when the
+        server it is for is gone); the id it went by."""
         if send is self.to_server and self.gone is not None:
-            raise ServerGone(self.gone)
+            reply(None)
+            return None
         key = f"{OWN_ID}{next(self.ids)}"
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        asked[key] = future
-        try:
-            self._send(send, key, method, params)
-            reply = await future
-        finally:
-            asked.pop(key, None)
-        if "error" in reply:
-            raise RpcError(reply["error"])
-        return reply.get("result")
+        asked[key] = reply
+        self._send(send, key, method, params)
+        return key
 
     # ── the server gone ──
 
@@ -311,10 +271,10 @@ class Relay:
                 self._gone_call(pending)
             else:
                 self._refuse(key, pending, None)
-        for future in list(self.asked_server.values()):
-            if not future.done():
-                future.set_exception(ServerGone(reason))
+        replies = list(self.asked_server.values())
         self.asked_server.clear()
+        for reply in replies:
+            reply(None)
 
     def _refuse(self, key: Any, method: str, params: Any) -> None:
         if method == "tools/call" and isinstance(params, dict):
@@ -375,9 +335,14 @@ def _parsed(line: bytes) -> dict[str, Any] | None:
     return msg if isinstance(msg, dict) else None
 
 
-def _settle(future: asyncio.Future[Any], msg: dict[str, Any]) -> None:
-    if not future.done():
-        future.set_result(msg)
+def _result_of(msg: dict[str, Any] | None) -> Any:
+    """The result an answer to our request carries (RpcError for an error, ServerGone
+    when there was no answer)."""
+    if msg is None:
+        raise ServerGone("no answer")
+    if "error" in msg:
+        raise RpcError(msg["error"])
+    return msg.get("result")
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -387,3 +352,94 @@ def _first_error(exc: ValidationError) -> str:
     first = errors[0]
     where = ".".join(str(p) for p in first.get("loc", ()))
     return f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", ""))
+
+
+class _Round:
+    """A question asked of a client before 2026-07-28: `elicitation/create` requests of
+    the adapter's own, the server called again with each answer, until it gives a result."""
+
+    def __init__(self, relay: Relay, call: Call) -> None:
+        self.relay = relay
+        self.call = call
+        self.question: Question | None = None
+        self.asked = 0
+        self.waiting: tuple[dict[str, Reply], str] | None = None  # the request it awaits
+
+    def ask(self, question: Question) -> None:
+        if self.asked == MAX_QUESTIONS:
+            self._end(d31_calls.too_many_questions(self.call.name))
+            return
+        self.asked += 1
+        self.question = question
+        relay = self.relay
+        params = d31_calls.elicit_request(question)
+        key = relay._request(
+            relay.asked_client, relay.to_client, "elicitation/create", params, self.answered
+        )
+        self.waiting = (relay.asked_client, key) if key is not None else None
+
+    def answered(self, msg: dict[str, Any] | None) -> None:
+        self.waiting = None
+        relay, call = self.relay, self.call
+        assert self.question is not None
+        try:
+            answer = d31_calls.elicit_answer(relay._version(call), _result_of(msg))
+            declined = d31_calls.take_answers({self.question.id: answer}, call.answers)
+            recall = relay._recall(call)
+        except RpcError as exc:
+            self._fail(exc.error)
+            return
+        except ValidationError as exc:
+            self._invalid(exc)
+            return
+        if declined is not None:
+            self._end(d31_calls.declined(call.name, declined))
+            return
+        key = relay._request(
+            relay.asked_server, relay.to_server, "tools/call", recall, self.recalled
+        )
+        if key is not None:
+            self.waiting = (relay.asked_server, key)
+
+    def recalled(self, msg: dict[str, Any] | None) -> None:
+        self.waiting = None
+        relay, call = self.relay, self.call
+        try:
+            result = _result_of(msg)
+        except RpcError as exc:
+            self._fail(exc.error)
+            return
+        except ServerGone:
+            relay.rounds.pop(call.id, None)
+            relay._gone_call(call)
+            return
+        converted = convert(result) if isinstance(result, dict) else None
+        if converted is None:
+            relay.rounds.pop(call.id, None)
+            relay._respond(call.id, result)
+        elif converted.result is not None:
+            self._end(converted.result)
+        else:
+            assert converted.question is not None
+            self.ask(converted.question)
+
+    def cancel(self) -> None:
+        """The client cancelled the call: no more questions, and an answer still to come is
+        dropped."""
+        if self.waiting is not None:
+            asked, key = self.waiting
+            asked.pop(key, None)
+            self.waiting = None
+
+    def _end(self, data: Mapping[str, Any]) -> None:
+        self.relay.rounds.pop(self.call.id, None)
+        self.relay._result(self.call, data)
+
+    def _fail(self, error: Any) -> None:
+        self.relay.rounds.pop(self.call.id, None)
+        self.relay._send_error(self.call.id, error)
+
+    def _invalid(self, exc: ValidationError) -> None:
+        self.relay.rounds.pop(self.call.id, None)
+        message = f"invalid elicitation answer: {_first_error(exc)}"
+        self.relay._error(self.call.id, INTERNAL_ERROR, message)
