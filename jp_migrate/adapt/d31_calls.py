@@ -5,13 +5,14 @@ changes: a D31 `tools/call` result made native, a question asked as an
 elicitation (an `input_required` result, or an `elicitation/create` request),
 the client's answer to it, and the re-call carrying the answers. Each is shaped
 by the SDK's models for the protocol version the client speaks (`mcp_types.methods`),
-so what the adapter writes is what an SDK server would have written.
+so what the adapter writes is what an SDK server would have written (a plain result
+by the layout the SDK gave for that version once, `plain_result`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 import mcp_types as types
@@ -24,6 +25,7 @@ from mcp_types.version import (
 )
 from pydantic import TypeAdapter, ValidationError
 
+from jp_migrate.adapt import plain_result
 from jp_migrate.adapt.mcp import MAX_QUESTIONS, d31_meta, decode_state, encode_state
 from jp_migrate.adapt.outcome_result import Question
 
@@ -37,7 +39,20 @@ def asks_in_result(version: str | None) -> bool:
 
 def call_result(version: str | None, data: Mapping[str, Any]) -> dict[str, Any]:
     """A `tools/call` result as the client's protocol version has it (validated; the fields
-    the version lacks, such as a 2026-07-28 `resultType` for an older one, are dropped)."""
+    the version lacks, such as a 2026-07-28 `resultType` for an older one, are dropped).
+
+    A plain result (text blocks, a bool `isError`, a JSON `_meta`) takes the version's
+    layout as the SDK gave it once (`plain_result`); any other, the SDK's models."""
+    if version is None or version in KNOWN_PROTOCOL_VERSIONS:
+        shape = _layout(version)
+        plain = None if shape is None else plain_result.call_result(shape, data)
+        if plain is not None:
+            return plain
+    return sdk_call_result(version, data)
+
+
+def sdk_call_result(version: str | None, data: Mapping[str, Any]) -> dict[str, Any]:
+    """`call_result` through the SDK's models, whatever `data` holds."""
     result = _wire(types.CallToolResult.model_validate(data, by_alias=True))
     if version in KNOWN_PROTOCOL_VERSIONS:
         return methods.serialize_server_result("tools/call", version, result)
@@ -168,6 +183,12 @@ def too_many_questions(name: str) -> dict[str, Any]:
 
 def _error_result(text: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+@cache
+def _layout(version: str | None) -> plain_result.Layout | None:
+    # Called for None and the SDK's known versions only: a handful of entries.
+    return plain_result.layout(partial(sdk_call_result, version))
 
 
 @cache

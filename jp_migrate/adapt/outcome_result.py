@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from jp_migrate.contract.plain import outcome_reading, outcome_shape
+from jp_migrate.adapt.plain_result import outcome_reading
+from jp_migrate.contract.plain import outcome_shape
 
 ERROR_META = "computer.jp/error"
 
@@ -49,8 +50,9 @@ class Converted(NamedTuple):
 def convert(result: Mapping[str, Any]) -> Converted | None:
     """The native form of a D31 `Outcome` result, or None: pass `result` through untouched.
 
-    Read as the legacy host reads stdout (`contract.plain`): the models load only
-    for what the plain reading cannot decide (a question, a field of an odd type).
+    Read as the legacy host reads stdout (`contract.plain`, by orjson where that is
+    certainly the same: `plain_result`): the models load only for what the plain
+    reading cannot decide (a question, a field of an odd type).
     """
     items = result.get("content")
     if not isinstance(items, list) or len(items) != 1:
