@@ -261,3 +261,14 @@ def test_the_fast_path_reads_the_models_shapes() -> None:
         for tag, model in variants.items()
     }
     assert plain.QUESTION_FIELDS == tuple(LegacyQuestion.model_fields)
+
+
+def test_a_repeated_field_beside_deep_nesting_is_no_outcome() -> None:
+    """The repeat check parses the text a second time, a few frames deeper than the first:
+    nesting the first parse just managed must give no Outcome, not a RecursionError."""
+    from jp_migrate.contract.plain import outcome_reading
+
+    for depth in range(900, 1100, 3):
+        nested = "[" * depth + "]" * depth
+        text = f'{{"type":"success","content":"a","content":"b","z":{nested}}}'
+        assert outcome_reading(text) is None

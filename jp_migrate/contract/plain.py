@@ -159,7 +159,10 @@ class _Pairs(list[tuple[str, object]]):
 
 def _refuse_repeats(text: str, tag: str) -> None:
     """ContractError when a struct of the Outcome repeats a field (serde's `duplicate field`)."""
-    top = json.loads(text, object_pairs_hook=_Pairs)
+    try:
+        top = json.loads(text, object_pairs_hook=_Pairs)
+    except RecursionError:  # deeper in the stack than load_json's parse: may fail where it did not
+        raise ContractError("invalid JSON: nested too deeply") from None
     _check_struct(top, ("type", *OUTCOME_FIELDS[tag]), "")
     question = dict(top).get("question") if tag == "needs_input" else None
     if not isinstance(question, _Pairs):
