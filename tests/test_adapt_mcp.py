@@ -382,3 +382,18 @@ def test_a_third_party_native_server_passes_through_untouched() -> None:
     assert through == direct
     assert direct[1]["structuredContent"]["target"]["timezone"] == "Asia/Tokyo"
     assert direct[2]["isError"] is True
+
+
+def test_a_server_the_adapter_stops_is_not_reported_as_failing(tmp_path: Path) -> None:
+    """The client goes while the server hangs (ignoring SIGTERM, a request unanswered): the
+    adapter ends it, exits 0 and says nothing of it; no process of it is left."""
+    import subprocess
+
+    pids = tmp_path / "pid"
+    hung = f'trap "" TERM; echo $$ > {pids}; exec sleep 600'
+    request = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+    done = subprocess.run(
+        [*ADAPT, "sh", "-c", hung], input=request, capture_output=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert not _running(int(pids.read_text()))

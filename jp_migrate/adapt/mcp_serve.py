@@ -52,6 +52,7 @@ class Front:
         self.exited = threading.Event()
         self.signalled: int | None = None
         self.reading_server: threading.Thread | None = None
+        self.stopping = False  # the session ended with the server still there
 
     # ── the server's stderr: passed on to ours, its end kept for messages ──
 
@@ -165,6 +166,8 @@ class Front:
             self.copying_stderr.join(EXIT_SECONDS)
         said = self.stderr_tail()
         how = _how_it_ended(code) + (f" (stderr: {said})" if said else "")
+        if self.stopping:
+            return  # the session is over and we ended the server: nobody to tell
         if not self.relay.heard and (not self.client_gone or code != 0):
             self.failed = f"did not start: {how}"
             self.done.set()
@@ -202,7 +205,8 @@ class Front:
         """The server asked to stop (SIGTERM) if it is still there, then its group killed:
         nothing it started outlives the session."""
         assert self.group is not None
-        if not self.exited.is_set():
+        self.stopping = not self.exited.is_set()
+        if self.stopping:
             with suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.group.id, signal.SIGTERM)
             self.exited.wait(STOP_SECONDS)
