@@ -38,6 +38,7 @@ class Front:
         self.command = command
         self.stderr_end = b""  # the last TAIL_BYTES of the server's stderr
         self.stderr_lock = threading.Lock()
+        self.to_stderr = Sink(2)
         self.copying_stderr: threading.Thread | None = None
         self.server: subprocess.Popen[bytes] | None = None
         self.group: Group | None = None
@@ -69,7 +70,7 @@ class Front:
             with self.stderr_lock:
                 self.stderr_end = (self.stderr_end + data)[-TAIL_BYTES:]
                 if self.signalled is None:
-                    _write_all(2, data)
+                    self.to_stderr.write(data)
 
     def stderr_tail(self) -> str:
         """The last line the server wrote to stderr ("" if none)."""
@@ -151,7 +152,7 @@ class Front:
     # ── the two sides ──
 
     def _from_client(self, fd: int, to_server: Sink) -> None:
-        read_lines(fd, lambda line: self._handle(lambda: self.relay.from_client(line)))
+        read_lines(fd, self._client_line)
         self.client_gone = True
         to_server.close()  # the server's end of stdin: it may exit on its own
         self.exited.wait(CLOSE_SECONDS)
@@ -164,15 +165,18 @@ class Front:
         code = self.server.returncode
         if self.copying_stderr is not None:  # all it said, up to its end
             self.copying_stderr.join(EXIT_SECONDS)
-        said = self.stderr_tail()
-        how = _how_it_ended(code) + (f" (stderr: {said})" if said else "")
         if self.stopping:
             return  # the session is over and we ended the server: nobody to tell
+        said = self.stderr_tail()
+        how = _how_it_ended(code) + (f" (stderr: {said})" if said else "")
         if not self.relay.heard and (not self.client_gone or code != 0):
             self.failed = f"did not start: {how}"
             self.done.set()
         else:
             self._handle(lambda: self.relay.server_gone(how))
+
+    def _client_line(self, line: bytes) -> None:
+        self._handle(lambda: self.relay.from_client(line))
 
     def _server_line(self, line: bytes) -> None:
         self._handle(lambda: self.relay.from_server(line))
@@ -211,13 +215,6 @@ class Front:
                 os.killpg(self.group.id, signal.SIGTERM)
             self.exited.wait(STOP_SECONDS)
         self.group.kill()
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    with suppress(OSError):  # our stderr is gone: nobody is reading it
-        while view:
-            view = view[os.write(fd, view) :]
 
 
 def _how_it_ended(code: int | None) -> str:
