@@ -435,3 +435,62 @@ def test_a_2026_client_keeps_its_version_in_front_of_a_handshake_only_server() -
         "Go on?",
         ["went on"],
     )
+
+
+def _question_round(w: Wires, key: int) -> dict[str, Any]:
+    """An older client's call `key` whose server asks a question: the adapter's elicitation."""
+    w.relay.from_client(
+        json.dumps(
+            {"jsonrpc": "2.0", "id": key, "method": "tools/call", "params": {"name": "rm"}}
+        ).encode()
+        + b"\n"
+    )
+    question = {"id": "ok", "text": "Sure?", "answer_type": "Boolean", "default": None}
+    w.relay.from_server(_outcome_result(key, {"type": "needs_input", "question": question}))
+    return w.last(w.client)
+
+
+def test_a_server_that_keeps_asking_is_stopped_after_max_questions() -> None:
+    from jp_migrate.adapt.mcp import MAX_QUESTIONS
+
+    w = Wires()
+    w.relay.from_client(HANDSHAKE)
+    w.relay.from_server(INITIALIZED)
+    ask = _question_round(w, 5)
+    asked = 1
+    while ask.get("method") == "elicitation/create":
+        w.relay.from_client(_accepted(ask["id"], {"ok": True}))
+        recall = w.last(w.server)
+        question = {"id": "ok", "text": "Again?", "answer_type": "Boolean", "default": None}
+        w.relay.from_server(
+            _outcome_result(recall["id"], {"type": "needs_input", "question": question})
+        )
+        ask = w.last(w.client)
+        asked += 1
+    assert asked == MAX_QUESTIONS + 1  # the last "ask" is the call's end
+    assert ask["id"] == 5 and ask["result"]["isError"] is True
+    assert (
+        ask["result"]["content"][0]["text"] == f"Tool 'rm' asked {MAX_QUESTIONS} questions in a row"
+    )
+    assert w.relay.rounds == {}
+
+
+def test_an_elicitation_the_client_fails_or_garbles_ends_the_call_with_an_error() -> None:
+    w = Wires()
+    w.relay.from_client(HANDSHAKE)
+    w.relay.from_server(INITIALIZED)
+    ask = _question_round(w, 5)
+    error = {"code": -32600, "message": "no forms here"}
+    w.relay.from_client(
+        json.dumps({"jsonrpc": "2.0", "id": ask["id"], "error": error}).encode() + b"\n"
+    )
+    assert w.last(w.client) == {"jsonrpc": "2.0", "id": 5, "error": error}
+    ask = _question_round(w, 6)
+    garbled = {"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "maybe"}}
+    sent = len(w.server)
+    w.relay.from_client(json.dumps(garbled).encode() + b"\n")
+    answer = w.last(w.client)
+    assert answer["id"] == 6 and answer["error"]["code"] == -32603
+    assert answer["error"]["message"].startswith("invalid elicitation answer: ")
+    assert len(w.server) == sent  # the server is not called again
+    assert w.relay.rounds == {}
