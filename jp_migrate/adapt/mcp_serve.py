@@ -14,6 +14,7 @@ import sys
 import threading
 from collections.abc import Callable
 from contextlib import suppress
+from functools import partial
 from typing import Any
 
 from jp_migrate.adapt.mcp import say
@@ -138,11 +139,11 @@ class Front:
         thread.start()
         return thread
 
-    def _handle(self, handler: Callable[[], None]) -> None:
+    def _handle(self, step: Callable[[Any], None], arg: Any) -> None:
         """Run one step of the relay; then write what it wrote, outside the lock."""
         with self.lock:
             try:
-                handler()
+                step(arg)
             except Exception as exc:  # noqa: BLE001 - one line, not a traceback: the session goes on
                 say(f"adapt --mcp: internal error: {type(exc).__name__}: {exc}")
             out, self.outbox = self.outbox, []
@@ -152,14 +153,14 @@ class Front:
     # ── the two sides ──
 
     def _from_client(self, fd: int, to_server: Sink) -> None:
-        read_lines(fd, self._client_line)
+        read_lines(fd, partial(self._handle, self.relay.from_client))
         self.client_gone = True
         to_server.close()  # the server's end of stdin: it may exit on its own
         self.exited.wait(CLOSE_SECONDS)
         self.done.set()
 
     def _from_server(self, fd: int) -> None:
-        read_lines(fd, self._server_line)
+        read_lines(fd, partial(self._handle, self.relay.from_server))
         self.exited.wait(EXIT_SECONDS)
         assert self.server is not None
         code = self.server.returncode
@@ -173,13 +174,7 @@ class Front:
             self.failed = f"did not start: {how}"
             self.done.set()
         else:
-            self._handle(lambda: self.relay.server_gone(how))
-
-    def _client_line(self, line: bytes) -> None:
-        self._handle(lambda: self.relay.from_client(line))
-
-    def _server_line(self, line: bytes) -> None:
-        self._handle(lambda: self.relay.from_server(line))
+            self._handle(self.relay.server_gone, how)
 
     def _wait_server(self) -> None:
         assert self.server is not None

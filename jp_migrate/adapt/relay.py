@@ -376,7 +376,8 @@ class _Round:
         key = relay._request(
             relay.asked_client, relay.to_client, "elicitation/create", params, self.answered
         )
-        self.waiting = (relay.asked_client, key) if key is not None else None
+        if key is not None:  # always: only the server's going answers at once
+            self.waiting = (relay.asked_client, key)
 
     def answered(self, msg: dict[str, Any] | None) -> None:
         self.waiting = None
@@ -403,20 +404,18 @@ class _Round:
 
     def recalled(self, msg: dict[str, Any] | None) -> None:
         self.waiting = None
-        relay, call = self.relay, self.call
+        call = self.call
         try:
             result = _result_of(msg)
         except RpcError as exc:
             self._fail(exc.error)
             return
         except ServerGone:
-            relay.rounds.pop(call.id, None)
-            relay._gone_call(call)
+            self._over()._gone_call(call)
             return
         converted = convert(result) if isinstance(result, dict) else None
         if converted is None:
-            relay.rounds.pop(call.id, None)
-            relay._respond(call.id, result)
+            self._over()._respond(call.id, result)
         elif converted.result is not None:
             self._end(converted.result)
         else:
@@ -431,15 +430,17 @@ class _Round:
             asked.pop(key, None)
             self.waiting = None
 
-    def _end(self, data: Mapping[str, Any]) -> None:
+    def _over(self) -> Relay:
+        """The round ends (the call asks no more); the relay, to answer the call."""
         self.relay.rounds.pop(self.call.id, None)
-        self.relay._result(self.call, data)
+        return self.relay
+
+    def _end(self, data: Mapping[str, Any]) -> None:
+        self._over()._result(self.call, data)
 
     def _fail(self, error: Any) -> None:
-        self.relay.rounds.pop(self.call.id, None)
-        self.relay._send_error(self.call.id, error)
+        self._over()._send_error(self.call.id, error)
 
     def _invalid(self, exc: ValidationError) -> None:
-        self.relay.rounds.pop(self.call.id, None)
         message = f"invalid elicitation answer: {_first_error(exc)}"
-        self.relay._error(self.call.id, INTERNAL_ERROR, message)
+        self._over()._error(self.call.id, INTERNAL_ERROR, message)
