@@ -130,11 +130,21 @@ def slug(heading: str) -> str:
     return re.sub(r"[\s]+", "-", text)
 
 
+def heading_anchor(heading: str) -> str:
+    """A heading's anchor: the id it gives itself (attr_list's `{ #id }`), else its slug."""
+    given = re.search(r"\{:?\s*#([\w-]+)[^}]*\}\s*$", heading)
+    return given.group(1) if given else slug(heading)
+
+
+def prose(page: Path) -> str:
+    """PAGE without its fenced code blocks (a `#` line in one is no heading)."""
+    text = page.read_text(encoding="utf-8")
+    return re.sub(r"^```.*?^```", "", text, flags=re.MULTILINE | re.DOTALL)
+
+
 def anchors(page: Path) -> set[str]:
-    text = re.sub(
-        r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.MULTILINE | re.DOTALL
-    )
-    return {slug(h) for h in re.findall(r"^#{1,6} (.+)$", text, flags=re.MULTILINE)}
+    headings = re.findall(r"^#{1,6} (.+)$", prose(page), flags=re.MULTILINE)
+    return {heading_anchor(h) for h in headings}
 
 
 @pytest.mark.parametrize("page", markdown_files(), ids=lambda p: str(p.relative_to(REPO)))
