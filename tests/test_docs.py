@@ -11,6 +11,7 @@ import re
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 import pytest
@@ -171,3 +172,163 @@ def test_every_docs_page_is_in_the_nav() -> None:
     nav = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
     for page in DOCS.glob("*.md"):
         assert re.search(rf":\s+{re.escape(page.name)}\s*$", nav, flags=re.MULTILINE), page.name
+
+
+# --- SPEC references: every "SPEC §N" in the code, docs and rules names a section of
+# docs/spec.md, and a Markdown page links it.
+
+SPEC = DOCS / "spec.md"
+CITING = ("jp_migrate", "docs", "README.md", "rules", "benchmarks")
+NUMBER = r"\d+(?:\.\d+)*"
+# A document's name starts a chain of section numbers ("SPEC §1, §2; RFD D31"): the
+# numbers up to the next name, closing parenthesis or blank line are that document's.
+TOKEN = re.compile(
+    rf"(?P<name>\bSPEC\b|\bRFD\b|\bseed\b)(?:\s+section\s+(?P<section>{NUMBER}))?"
+    rf'|§(?P<number>{NUMBER})(?:\s+"(?P<title>[^"\n]+)")?'
+)
+
+
+def spec_headings() -> list[tuple[int, str, str, str]]:
+    """docs/spec.md's section headings: (level, number, title, anchor)."""
+    return [
+        (len(level), number, title, anchor)
+        for level, number, title, anchor in re.findall(
+            rf"^(#{{2,6}}) §({NUMBER}) (.+?)(?: \{{ #([\w-]+) \}})?$",
+            prose(SPEC),
+            flags=re.MULTILINE,
+        )
+    ]
+
+
+def spec_sections() -> dict[str, str]:
+    """Section number → its heading and those of its subsections, for a cited title."""
+    headings = spec_headings()
+    return {
+        number: " ".join(t for _, n, t, _ in headings if f"{n}.".startswith(f"{number}."))
+        for _, number, _, _ in headings
+    }
+
+
+def section_anchor(number: str) -> str:
+    return "section-" + number.replace(".", "-")
+
+
+class Citation(NamedTuple):
+    """One section a text cites."""
+
+    line: int
+    number: str | None  # None: a "SPEC" naming no section, or a § naming no document
+    title: str | None  # a quoted title after the number: SPEC §3 "Layout"
+    start: int  # the offset of the § (or of SPEC) in the text
+
+
+def spec_citations(text: str, *, own: bool = False) -> Iterator[Citation]:
+    """The SPEC sections TEXT cites; with OWN (the spec itself), every § is one."""
+    owner: str | None = None  # the document the numbers of the current chain belong to
+    waiting: Citation | None = None  # a SPEC not yet followed by its number
+    end = 0
+    for m in TOKEN.finditer(text):
+        between, end = text[end : m.start()], m.end()
+        line = text.count("\n", 0, m.start()) + 1
+        if waiting and (m["name"] or between.strip()):
+            yield waiting
+        waiting = None
+        if ")" in between or "\n\n" in between:
+            owner = None
+        if m["name"] and not own:
+            owner = m["name"]
+            if m["name"] == "SPEC" and m["section"]:
+                yield Citation(line, m["section"], None, m.start())
+            elif m["name"] == "SPEC":
+                waiting = Citation(line, None, None, m.start())
+        elif m["number"] and (own or owner == "SPEC"):
+            yield Citation(line, m["number"], m["title"], m.start())
+        elif m["number"] and owner is None:
+            yield Citation(line, None, None, m.start())
+    if waiting:
+        yield waiting
+
+
+def citing_files() -> Iterator[Path]:
+    for name in CITING:
+        path = REPO / name
+        for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if file.is_file() and "__pycache__" not in file.parts:
+                yield file
+
+
+def test_the_spec_numbers_each_section_and_gives_it_a_fixed_anchor() -> None:
+    headings = spec_headings()
+    numbers = [number for _, number, _, _ in headings]
+    assert [n for n in numbers if "." not in n] == ["1", "2", "3", "4", "5"]
+    for level, number, title, anchor in headings:
+        assert anchor == section_anchor(number), f"§{number} {title}: anchor {anchor!r}"
+        assert level == 2 + number.count("."), f"§{number} {title}: a level-{level} heading"
+        *parent, last = number.split(".")
+        before = ".".join([*parent, str(int(last) - 1)])
+        assert last == "1" or before in numbers, f"§{number} follows no §{before}"
+    unnumbered = [
+        h for h in re.findall(r"^#{2,6} (.+)$", prose(SPEC), flags=re.MULTILINE) if h[0] != "§"
+    ]
+    assert not unnumbered, f"docs/spec.md: headings without a number: {unnumbered}"
+
+
+def test_every_spec_reference_names_a_section_the_spec_has() -> None:
+    sections = spec_sections()
+    wrong: list[str] = []
+    for file in citing_files():
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        where = file.relative_to(REPO)
+        for c in spec_citations(text, own=file == SPEC):
+            if c.number is None:
+                wrong.append(f"{where}:{c.line}: a SPEC without a section, or a § without SPEC")
+            elif c.number not in sections:
+                wrong.append(f"{where}:{c.line}: SPEC §{c.number}: no such section")
+            elif c.title and c.title.lower() not in sections[c.number].lower():
+                wrong.append(f'{where}:{c.line}: SPEC §{c.number} has no "{c.title}"')
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_page_cites_the_spec_with_a_link_to_the_section() -> None:
+    unlinked: list[str] = []
+    for page in markdown_files():
+        if page == SPEC:
+            continue
+        text = page.read_text(encoding="utf-8")
+        links = [
+            (m.start(1), m.end(1), m[2]) for m in re.finditer(r"\[([^\]]*)\]\(([^)\s]+)\)", text)
+        ]
+        for c in spec_citations(text):
+            if c.number is None:
+                continue  # the test above names it
+            anchor = f"spec.md#{section_anchor(c.number)}"
+            if not any(
+                start <= c.start < end and target.endswith(anchor) for start, end, target in links
+            ):
+                unlinked.append(
+                    f"{page.relative_to(REPO)}:{c.line}: SPEC §{c.number} is not a link to {anchor}"
+                )
+    assert not unlinked, "\n".join(unlinked)
+
+
+@pytest.mark.parametrize(
+    ("text", "cited"),
+    [
+        ("(SPEC §1, §2, §5; RFD D31 for MCP)", ["1", "2", "5"]),
+        ("(SPEC §2 expected differences, §5 comparison)", ["2", "5"]),
+        ('(SPEC §3 "Older layout")', ["3 Older layout"]),
+        ("of one tool run (jp-migrate SPEC section 5)", ["5"]),
+        ("[SPEC §2.3](spec.md#section-2-3)'s three", ["2.3"]),
+        ("RFD 058 §3 and RFD D31", []),
+        ("(RFD D31's unwrap guard, SPEC §7)", ["7"]),
+        ("a JSON document (SPEC: object, array)", [None]),
+        ("(SPEC §2) and then §3", ["2", None]),
+        ("the SPEC", [None]),
+    ],
+)
+def test_spec_citations_are_read_as_a_person_reads_them(text: str, cited: list[str | None]) -> None:
+    found = [c.number and " ".join(filter(None, (c.number, c.title))) for c in spec_citations(text)]
+    assert found == cited

@@ -1,4 +1,4 @@
-"""An RFD D31 `tools/call` result → the native MCP result (RFD D31's unwrap guard, SPEC §2).
+"""An RFD D31 `tools/call` result → the native MCP result (RFD D31's unwrap guard, SPEC §1, §2).
 
 Pure functions on wire JSON. A result is converted only when D31 would unwrap
 it: exactly one content item, text, that parses as an `Outcome`; an `isError`

@@ -217,7 +217,8 @@ def _prompt_text(question: NormalizedQuestion) -> str:
 
 
 def _edit(question: NormalizedQuestion) -> Any:
-    """Anything without a simple prompt: a JSON document in $EDITOR (SPEC: object, array, number…)."""
+    """Anything without a simple prompt (a schema of type object, array, number…): a JSON
+    document in $EDITOR."""
     import shlex
     import subprocess
     import tempfile

@@ -1,4 +1,4 @@
-"""The legacy host's text for a run that printed no `Outcome` and exited non-zero (SPEC §2).
+"""The legacy host's text for a run that printed no `Outcome` and exited non-zero (SPEC §1).
 
 Apart from `host` because the local adapter prints it for every such run of a
 tool it fronts, and should not load `host`'s dataclasses for it.

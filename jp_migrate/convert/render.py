@@ -131,5 +131,5 @@ def join_rendered(parts: Iterable[str | None]) -> str:
 
 
 def downgrade(blocks: Sequence[ContentBlock]) -> str:
-    """Blocks → the legacy `Result<String, String>` payload: the rendering (SPEC §3)."""
+    """Blocks → the legacy `Result<String, String>` payload: the rendering (SPEC §2, §3)."""
     return render(blocks)
