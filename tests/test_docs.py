@@ -82,6 +82,43 @@ def test_the_reference_documents_every_option_and_no_other(path: tuple[str, ...]
     assert not unknown, f"docs/reference.md, {' '.join(path)}: no such option {sorted(unknown)}"
 
 
+def reference_rows(section: str) -> dict[str, str]:
+    """A reference section's option table: each option named in a row's first cell → the
+    row's last cell (its meaning)."""
+    rows: dict[str, str] = {}
+    for row in re.findall(r"^\|(.+)\|\s*$", section, flags=re.MULTILINE):
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", row)]
+        for name in re.findall(r"`(--?[a-z][a-z0-9-]*)", cells[0]):
+            rows[name] = cells[-1]
+    return rows
+
+
+def plain_words(text: str) -> str:
+    """TEXT as a reader compares it: no Markdown code marks, one space between words, no
+    final full stop, the first letter in lower case, and `[default: X]` as click shows
+    a default written into a help text, read as `(default: X)`."""
+    text = " ".join(text.replace("`", "").replace("\\|", "|").split())
+    text = re.sub(r"\.? \[default: (.+)\]$", r" (default: \1)", text).rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+@pytest.mark.parametrize("path", sorted(ALL_COMMANDS), ids=" ".join)
+def test_the_reference_says_what_help_says(path: tuple[str, ...]) -> None:
+    """Each option's row in docs/reference.md begins with its `--help` text, word for word;
+    the reference may go on to say more."""
+    rows = reference_rows(section_of(path))
+    for param in ALL_COMMANDS[path].params:
+        if not isinstance(param, click.Option) or param.hidden:
+            continue
+        name = max(param.opts, key=len)
+        assert param.help, f"jp-migrate {' '.join(path)} {name}: no help text"
+        said, documented = plain_words(param.help), plain_words(rows.get(name, ""))
+        assert documented.startswith(said), (
+            f"docs/reference.md, {' '.join(path)} {name}:\n  --help:    {said}\n"
+            f"  reference: {documented}"
+        )
+
+
 def markdown_files() -> list[Path]:
     return [README, REPO / "benchmarks" / "README.md", *sorted(DOCS.glob("*.md"))]
 

@@ -38,7 +38,7 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) ->
     "--mcp",
     "mcp",
     is_flag=True,
-    help="Serve MCP over stdio in front of an MCP server speaking the legacy protocol (--jp).",
+    help="Serve MCP over stdio in front of SERVER_CMD, an MCP server speaking the legacy protocol.",
 )
 @click.option(
     "--config",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import click
 
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.modes import HOST_MODES, plain_local
-from jp_migrate.commands.options import jobs_option, quiet_option, report_option
+from jp_migrate.commands.options import F, jobs_option, quiet_option, report_option
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
 from jp_migrate.seconds import is_seconds
@@ -40,9 +41,9 @@ class Seconds(click.ParamType):
         return seconds
 
 
-_TIMEOUT = click.option(
-    "--timeout", metavar="S", type=Seconds(), help="Seconds before a run is killed."
-)
+def _timeout(what: str = "a run is killed") -> Callable[[F], F]:
+    """`--timeout S`: seconds before `what`."""
+    return click.option("--timeout", metavar="S", type=Seconds(), help=f"Seconds before {what}.")
 
 
 def _json_option(value: str | None, option: str) -> dict[str, Any]:
@@ -119,7 +120,7 @@ def bridge() -> None:
     help="Run this command template instead of a configured tool.",
 )
 @click.option("--name", help="The tool name for --command (tool.name in the template).")
-@_TIMEOUT
+@_timeout()
 @click.option(
     "--json",
     "as_json",
@@ -227,7 +228,7 @@ def run(
     show_default=True,
     help="The workspace whose .jp/config.toml configures [providers.mcp.SERVER].",
 )
-@_TIMEOUT
+@_timeout("listing the tools is given up")
 def import_(
     server: str, tool: str | None, force: bool, workspace: Path, timeout: float | None
 ) -> int:
@@ -312,9 +313,9 @@ def import_(
     help="With --cases-from: run in the real workspace, not a scratch copy.",
 )
 @jobs_option("Cases run at once.")
-@_TIMEOUT
+@_timeout()
 @report_option
-@quiet_option
+@quiet_option("the mismatches and the cases that could not run (no counts)")
 def verify(
     before: str | None,
     after: str | None,

@@ -168,7 +168,10 @@ def _workspace_of(directory: Path) -> Path:
 @click.option("--no-tools", is_flag=True, help="Skip the tool sources.")
 @jobs_option("Worker processes.", default=None)
 @timings_option
-@quiet_option
+@quiet_option(
+    "one line per file that would change, unhandled site, mismatch or error, then the "
+    "diffs (no table; a --report still writes its report)"
+)
 def check(
     path: Path,
     config_file: Path | None,

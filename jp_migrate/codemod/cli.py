@@ -80,7 +80,7 @@ def plural(count: int, noun: str) -> str:
 )
 @jobs_option("Worker processes.")
 @report_option
-@quiet_option
+@quiet_option("errors, unhandled sites and diffs (no other sites, no summary)")
 def tools(
     paths: tuple[Path, ...],
     dry_run: bool,

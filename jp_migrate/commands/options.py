@@ -7,7 +7,7 @@ click only: cheap to import. The vocabulary (the same on `conversations`,
     --dry-run      write nothing, print what would change, exit 0
     --check        write nothing, exit 1 when something would change
     --diff         print the changes as a diff, write nothing (exit as --check)
-    --quiet/-q     print only what needs attention: errors, problems and diffs
+    --quiet/-q     print only what needs attention (each command says what that is)
     --rule ID      an opt-in store rule, by id;  --rules DIR  the rules in DIR
     --report FORMAT[=FILE], --jobs/-j N, --timeout S, --timings
 """
@@ -31,16 +31,17 @@ report_option = click.option(
     "reports",
     multiple=True,
     metavar="FORMAT[=FILE]",
-    help=f"Write a report: {REPORT_FORMATS}; to FILE or - (stdout). Repeatable.",
+    help=f"Write a report in FORMAT ({REPORT_FORMATS}) to FILE, or to stdout (no FILE, or -); "
+    "repeatable.",
 )
 
-quiet_option = click.option(
-    "--quiet",
-    "-q",
-    is_flag=True,
-    help="Print only what needs attention: errors, problems and diffs (no per-file lines, "
-    "tables or summary).",
-)
+
+def quiet_option(what: str) -> Callable[[F], F]:
+    """`--quiet/-q`: print only what needs attention, which `what` spells out per command."""
+    return click.option(
+        "--quiet", "-q", is_flag=True, help=f"Print only what needs attention: {what}."
+    )
+
 
 timings_option = click.option(
     "--timings",

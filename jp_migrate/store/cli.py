@@ -1,7 +1,7 @@
 """`jp-migrate conversations` and `jp-migrate rollback`: options in, exit code out.
 
 Exit codes (ruff's contract): 0 done or nothing to do; 1 `--check` found
-something to migrate, or `--verify` found a problem; 2 a file or PATH could not
+something to migrate, or `--check-integrity` found a problem; 2 a file or PATH could not
 be handled (bad input, locked, unsupported layout) while the rest was still done,
 or a usage error.
 """
@@ -285,7 +285,7 @@ def _finish(
 )
 @report_option
 @timings_option
-@quiet_option
+@quiet_option("errors, problems, warnings and diffs (no per-file lines, table or summary)")
 def conversations(
     paths: tuple[Path, ...],
     dry_run: bool,
@@ -422,7 +422,7 @@ def conversations(
 )
 @exclude_user_local_option
 @report_option
-@quiet_option
+@quiet_option("errors, skipped files and diffs (no per-file lines or summary)")
 def rollback(
     paths: tuple[Path, ...],
     run_id: str | None,
