@@ -53,7 +53,12 @@ def test_demo_runs_the_whole_pipeline_in_a_scratch_copy(tmp_path: Path) -> None:
     positions = [result.stdout.find(s) for s in SECTIONS]
     assert -1 not in positions and positions == sorted(positions), positions
     assert "would migrate" in result.stdout  # the dry run showed what would change
-    assert "0 would change" in result.stdout.split("== 3d.")[1]  # and nothing is left after
+    last = result.stdout.split("== 3d.")[1]
+    assert "0 would change" in last  # and nothing is left after
+    # As the README says: the tools are migrated, so every case is the expected difference
+    # of the legacy host reading an envelope as raw text.
+    assert "12 verify cases, 0 mismatches" in last
+    assert last.count("content-array-parsed") == 12
     verified = result.stdout.split("== 3b.")[1].split("== 3d.")[0]
     assert "mismatch" not in verified.replace("0 mismatches", "")
     assert verified.count(" cases: ") == 9  # 4 local tools, 5 MCP tools with cases

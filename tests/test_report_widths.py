@@ -64,6 +64,16 @@ def test_at_120_columns_no_path_is_broken() -> None:
         assert f"ws/.jp/conversations/{name}/events.json" in text
 
 
+def test_at_80_columns_a_name_is_broken_only_when_it_is_wider_than_the_column() -> None:
+    text = render_terminal(store_report("ws"), color=False, width=80)
+    assert f"{NAMES[1]}/" in text  # 49 characters fit beside Status and Events
+    assert NAMES[2] not in text  # 54 do not: the name itself is broken (docs/store.md)
+    cells = "".join(
+        line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│")
+    )
+    assert f"ws/.jp/conversations/{NAMES[2]}/events.json" in cells
+
+
 def test_a_column_with_something_in_it_is_shown_and_wraps_at_its_spaces() -> None:
     message = "a leftover temporary of an interrupted run was removed"
     text = render_terminal(store_report("ws", message), color=False, width=120)
