@@ -43,7 +43,7 @@ class StoreFile(Closed):
     sha256_before: str | None = None
     sha256_after: str | None = None
     diff: str | None = None
-    # `conversations --verify`: what failed (exit 1) and what is only worth knowing.
+    # `conversations --check-integrity`: what failed (exit 1) and what is only worth knowing.
     problems: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
 
@@ -90,7 +90,7 @@ class Totals(Closed):
     unhandled_sites: JsonInt = 0
     cases: JsonInt = 0
     mismatches: JsonInt = 0
-    # Store files `conversations --verify` found problems in (counted here, not in `errors`).
+    # Store files `--check-integrity` found problems in (counted here, not in `errors`).
     problems: JsonInt = 0
 
 

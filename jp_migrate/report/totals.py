@@ -15,7 +15,7 @@ def compute_totals(report: Report) -> Totals:
     `files` counts store and tool files; `changed` those migrated (or, in a dry
     run, that would be); `errors` counts files in error and verify cases that
     could not run; `mismatches` only verify cases whose verdict is `mismatch`;
-    `problems` the store files a `--verify` run found wrong (not in `errors`).
+    `problems` the store files a `--check-integrity` run found wrong (not in `errors`).
     """
     files = [*(report.store or []), *(report.tools or [])]
     cases = report.verify or []
@@ -78,7 +78,7 @@ def normalize(report: Report) -> Report:
 
 def is_failure(report: Report, f: StoreFile | ToolFile) -> bool:
     """Whether a file fails a CI gate: it would change (dry run), has an unhandled site,
-    or `--verify` found problems in it."""
+    or `--check-integrity` found problems in it."""
     if has_problems(f):
         return True
     unhandled = isinstance(f, ToolFile) and any(s.action == "unhandled" for s in f.sites)

@@ -1,4 +1,4 @@
-"""`conversations --verify`: check a migrated store without changing it.
+"""`conversations --check-integrity`: check a migrated store without changing it.
 
 Per file: it parses; every migrated response's blocks decode and render to the
 text its legacy original held (the original from this file's newest backup when
