@@ -146,7 +146,8 @@ def _as_lines(
 def _section(
     console: Console, title: str, columns: tuple[str, ...], rows: list[Row], quiet: str
 ) -> None:
-    """A table of the columns that say something, its names broken only after a `/`.
+    """A table of the columns that say something, its names broken after a `/` (inside a
+    name only when that name alone is wider than the column can be).
 
     Below NARROW columns, one line per row; past TABLE_LIMIT rows (rich tables cost
     ~2 ms a row), one line per row that is not `quiet`, and a count of the quiet ones.
