@@ -10,21 +10,30 @@ from __future__ import annotations
 import os
 import stat
 
-_UMASK: int | None = None
+
+def _read_umask() -> int:
+    """The process umask: where the system tells it (Linux: /proc), without changing it;
+    elsewhere setting it is the only way to read it, for an instant in which a file another
+    thread creates would get the wrong permissions. So it is read once, when this module
+    is imported: before the threads that write files (the store's commit pool) start."""
+    try:
+        with open("/proc/self/status", "rb") as status:
+            for entry in status:
+                if entry.startswith(b"Umask:"):
+                    return int(entry.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
-def umask() -> int:
-    """The process umask (read once: setting it is the only way to read it)."""
-    global _UMASK
-    if _UMASK is None:
-        _UMASK = os.umask(0o022)
-        os.umask(_UMASK)
-    return _UMASK
+UMASK = _read_umask()
 
 
 def created_mode(mode: int) -> int:
     """The permissions `os.open(..., O_CREAT, mode)` gives a new file."""
-    return stat.S_IMODE(mode) & ~umask()
+    return stat.S_IMODE(mode) & ~UMASK
 
 
 def keep_mode(fd: int, mode: int, current: int) -> None:
