@@ -140,3 +140,15 @@ def test_rolling_back_one_conversation_finds_the_run_that_changed_it(tmp_path: P
     assert result.returncode == 0, result.stderr
     assert first.read_bytes() == original
     assert isinstance(responses(second)[0]["content"], list)  # the newest run is left
+
+
+def test_an_events_json_named_as_path_points_to_its_directory(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    path = write_conversation(root, "17000000001-a", legacy_events())
+    for command in ("conversations", "rollback"):
+        result = run_cli(command, str(path))
+        assert result.returncode == 2, result
+        assert result.stderr.splitlines() == [
+            f"error: {path}: a file: name the conversation directory that holds it, {path.parent}"
+        ], (command, result.stderr)
+    assert isinstance(responses(path)[0]["content"], str)

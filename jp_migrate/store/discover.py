@@ -151,6 +151,10 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
         return StorageRoot(parent, _shown_above(path, 1)), None
     if not path.exists():
         raise JpMigrateError(f"{path}: no such file or directory")
+    if absolute.is_file() and absolute.parent.parent.name in (CONVERSATIONS, ARCHIVE):
+        raise JpMigrateError(
+            f"{path}: a file: name the conversation directory that holds it, {path.parent}"
+        )
     raise JpMigrateError(
         f"{path}: not a workspace (with .jp/), a storage root (with conversations/), "
         "its conversations/ or a conversation directory (inside conversations/)"
