@@ -16,6 +16,7 @@ from typing import NoReturn
 import click
 
 from jp_migrate import __version__
+from jp_migrate.interrupts import Terminated
 from jp_migrate.visible import line
 
 # name → ("module:attribute", one-line help shown by --help without importing the module)
@@ -31,8 +32,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Migrate the tool responses stored in JP conversations to RFD 058.",
     ),
     "rollback": (
-        "jp_migrate.store.cli:rollback",
-        "Undo a `conversations` run: restore the files it changed.",
+        "jp_migrate.store.rollback_cli:rollback",
+        "Undo a `conversations` run: restore the files it changed (--list: the runs).",
+    ),
+    "prune": (
+        "jp_migrate.store.rollback_cli:prune",
+        "Remove run records and backups no longer wanted (default: runs rolled back).",
     ),
     "tools": (
         "jp_migrate.codemod.cli:tools",
@@ -91,19 +96,11 @@ def cli() -> None:
     """
 
 
-class _Terminated(KeyboardInterrupt):
-    """A terminating signal, ending the run as Ctrl-C does; the exit code says which."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
 def _interrupted_code(exc: BaseException) -> int:
     """128 + the terminating signal found in `exc`'s chain, else 130 (Ctrl-C's SIGINT)."""
     seen: BaseException | None = exc
     while seen is not None:
-        if isinstance(seen, _Terminated):
+        if isinstance(seen, Terminated):
             return 128 + seen.signum
         seen = seen.__cause__ or seen.__context__
     return 130
@@ -113,7 +110,7 @@ def _terminated(signum: int, _frame: object) -> None:
     """SIGTERM/SIGHUP (a CI job cancelled, `timeout`, a closed terminal) end the run as
     Ctrl-C does: running tools (in sessions of their own, which the signal does not
     reach) are killed, MCP calls cancelled, scratch copies removed."""
-    raise _Terminated(signum)
+    raise Terminated(signum)
 
 
 def _on_termination() -> None:

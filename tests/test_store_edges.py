@@ -103,5 +103,5 @@ def test_a_jp_mid_write_is_reported_as_locked(tmp_path: Path, args: tuple[str, .
         assert snapshot(root / "conversations" / ODD) == before
     assert result.returncode == 2
     lines = [line for line in result.stderr.splitlines() if ODD in line]
-    assert lines == [f"skipped: {busy}: locked by a running jp: skipped"], result.stderr
+    assert lines == [f"skipped: {busy}: locked by a running jp"], result.stderr
     assert _migrated(good) == (not args)

@@ -24,7 +24,8 @@ from store_support import (
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store import StoreOptions, migrate_stores, workers
 from jp_migrate.store.api import run_stores
-from jp_migrate.store.discover import Conversation, in_shard
+from jp_migrate.store.discover import in_shard
+from jp_migrate.store.pipeline import Task
 
 URLSAFE = base64.urlsafe_b64encode(b"what?? ok>>").decode()  # holds `_` and `-`
 
@@ -164,18 +165,18 @@ def test_jobs_share_the_work_and_report_each_conversation_once(
     in steps up to the total."""
     store = generated_store(tmp_path / "s", conversations=120, total_bytes=600_000, seed=4)
     taken = tmp_path / "taken.txt"
-    real = workers.migrate_many
+    real = workers.commit_many
 
-    def logged(conversations: Iterable[Conversation], *args: Any, **kwargs: Any) -> Any:
-        def named() -> Iterator[Conversation]:
-            for conversation in conversations:
+    def logged(tasks: Iterable[Task], *args: Any, **kwargs: Any) -> Any:
+        def named() -> Iterator[Task]:
+            for task in tasks:
                 with taken.open("a") as log:  # one short O_APPEND write a line: never torn
-                    log.write(f"{os.getpid()} {conversation.name}\n")
-                yield conversation
+                    log.write(f"{os.getpid()} {task.conversation.name}\n")
+                yield task
 
         return real(named(), *args, **kwargs)
 
-    monkeypatch.setattr(workers, "migrate_many", logged)  # the workers are forked after this
+    monkeypatch.setattr(workers, "commit_many", logged)  # the workers are forked after this
     steps: list[tuple[int, int]] = []
     run = run_stores([store], StoreOptions(jobs=2), progress=lambda *step: steps.append(step))
     lines = [line.split() for line in taken.read_text().splitlines()]

@@ -16,15 +16,17 @@ from typing import Literal
 
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store import lock, manifest, safepath
+from jp_migrate.store import manifest, safepath
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
 from jp_migrate.store.lock import LOCKS_DIR
-from jp_migrate.store.migrate import Mode, Result, Settings
+from jp_migrate.store.migrate import Migrate, Mode, Result, Settings
 from jp_migrate.store.names import shown_file
+from jp_migrate.store.pipeline import Task, sweep
 from jp_migrate.store.selection import select_rules
 from jp_migrate.store.workers import run_jobs
 
 Progress = Callable[[int, int], None]  # (done, total)
+Finishing = Callable[[], None]  # called once the work is done, before it is recorded
 
 
 @dataclass(frozen=True)
@@ -107,16 +109,20 @@ def _unusable_roots(conversations: Iterable[Conversation]) -> dict[Path, tuple[P
     return bad
 
 
-def _run_all(
-    conversations: list[Conversation],
+def run_all(
+    tasks: list[Task],
     settings: Settings,
-    verify: bool,
     jobs: int,
     progress: Progress | None,
+    *,
+    verify: bool = False,
 ) -> Iterable[Result]:
-    total = len(conversations)
+    """Every task's result (on `jobs` processes), `progress` told as they come."""
+    total = len(tasks)
     done = 0
-    for results in run_jobs(conversations, settings, verify, jobs):
+    if progress:
+        progress(done, total)
+    for results in run_jobs(tasks, settings, verify, jobs):
         for result in results:
             done += 1
             yield result
@@ -125,8 +131,15 @@ def _run_all(
 
 
 def run_stores(
-    paths: Sequence[Path], options: StoreOptions, *, progress: Progress | None = None
+    paths: Sequence[Path],
+    options: StoreOptions,
+    *,
+    progress: Progress | None = None,
+    finishing: Finishing | None = None,
 ) -> StoreRun:
+    """Migrate (or check, dry-run, verify) every conversation under `paths`: a report line
+    each. `finishing` is called once every conversation is done, before the run is
+    recorded (the CLI holds Ctrl-C from there until it has said what the run did)."""
     if not paths:
         raise JpMigrateError("no PATH given")
     if options.jobs < 1:
@@ -160,20 +173,20 @@ def run_stores(
         conversations = [c for c in conversations if c.root.path not in unusable]
     roots = sorted({c.root.path for c in conversations})
     if run_id is not None:
-        for lock_root in sorted({r for c in conversations for r in c.root.lock_roots}):
-            lock.sweep(lock_root)  # lock files a killed run of ours left
-        for root in roots:
-            manifest.clear_discards(root)  # originals a killed --no-backup run parked
+        sweep(conversations)
     # By real path: one store named twice (a symlink, two PATHs) has one run record,
     # which a second manifest.json for it would overwrite.
     records: dict[str, list[manifest.FileRecord]] = defaultdict(list)
     real: dict[str, str] = {}  # root → its real path, resolved once (a lstat per component)
-    for result in _run_all(conversations, settings, options.verify, options.jobs, progress):
+    tasks: list[Task] = [Migrate(c) for c in conversations]
+    for result in run_all(tasks, settings, options.jobs, progress, verify=options.verify):
         files.append(result.file)
         if result.record is not None:
             if result.root not in real:
                 real[result.root] = os.path.realpath(result.root)
             records[real[result.root]].append(result.record)
+    if finishing is not None:
+        finishing()
     run_dirs: list[Path] = []
     if run_id is not None:
         opts = {"encoding": options.encoding, "rules": list(rule_ids), "backup": options.backup}

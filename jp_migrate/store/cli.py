@@ -1,4 +1,4 @@
-"""`jp-migrate conversations` and `jp-migrate rollback`: options in, exit code out.
+"""`jp-migrate conversations`: options in, exit code out (and what `rollback` shares).
 
 Exit codes (ruff's contract): 0 done or nothing to do; 1 `--check` found
 something to migrate, or `--check-integrity` found a problem; 2 a file or PATH could not
@@ -31,11 +31,12 @@ from jp_migrate.commands.options import (
     timings_option,
 )
 from jp_migrate.errors import InterruptReported
+from jp_migrate.interrupts import Hold
 from jp_migrate.visible import line
 
 if TYPE_CHECKING:  # the store and the report models load only when a run needs them
     from jp_migrate.contract.report import Report, StoreFile
-    from jp_migrate.store.api import Progress, StoreOptions
+    from jp_migrate.store.api import Progress, StoreOptions, StoreRun
 
 PROGRESS_MIN = 20  # conversations; shorter runs finish before a bar is worth drawing
 
@@ -50,7 +51,7 @@ def exit_code(files: Sequence[StoreFile], *, check: bool = False, verify: bool =
     return 0
 
 
-def _check_specs(reports: Sequence[str]) -> None:
+def check_specs(reports: Sequence[str]) -> None:
     """A bad --report is a usage error before anything runs (the report layer loads only then)."""
     if reports:
         from jp_migrate.report import parse_spec
@@ -63,7 +64,8 @@ def _stdout_taken(reports: Sequence[str]) -> bool:
     return any("=" not in spec or spec.endswith("=-") for spec in reports)
 
 
-def _echo(text: str, reports: Sequence[str]) -> None:
+def echo(text: str, reports: Sequence[str]) -> None:
+    """A line of the run's output: on stdout, or on stderr when a report takes stdout."""
     click.echo(text, err=_stdout_taken(reports))
 
 
@@ -87,24 +89,35 @@ def _print_files(
         elif f.status == "migrated" and not table:
             repairs = f", {len(f.repairs)} repaired" if f.repairs else ""
             word = "would migrate" if dry_run else "migrated"
-            _echo(f"{word} {f.path} ({plural(f.events_migrated, 'event')}{repairs})", reports)
+            echo(f"{word} {f.path} ({plural(f.events_migrated, 'event')}{repairs})", reports)
         if f.status in ("migrated", "unchanged") and f.message and not table:
             click.echo(line(f"note: {f.path}: {f.message}"), err=True)  # e.g. a leftover removed
         for warning in f.warnings:
             click.echo(line(f"warning: {f.path}: {warning}"), err=True)
         if f.diff:
-            _echo(f.diff.rstrip("\n"), reports)
+            echo(f.diff.rstrip("\n"), reports)
 
 
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _undo(paths: Sequence[Path]) -> str:
-    """The rollback command for the PATHs this run was given, ready to paste."""
+def _undo(paths: Sequence[Path], *, backup: bool = True) -> str:
+    """The rollback command for the PATHs this run was given, ready to paste; without a
+    backup, the downgrade (which gives back the same text, not always the same bytes)."""
     import shlex
 
-    return " ".join(["jp-migrate rollback", *(shlex.quote(str(p)) for p in paths)])
+    words = ["jp-migrate rollback", *([] if backup else ["--downgrade"])]
+    command = " ".join([*words, *(shlex.quote(str(p)) for p in paths)])
+    if backup:
+        return command
+    return f"{command}, which converts the responses back to legacy strings of the same text"
+
+
+def _undo_hint(paths: Sequence[Path], *, backup: bool) -> str:
+    return (
+        f"undo: {_undo(paths)}" if backup else f"no backup kept; undo: {_undo(paths, backup=False)}"
+    )
 
 
 def _report_interrupt(
@@ -114,9 +127,12 @@ def _report_interrupt(
     if not options.writes:
         click.echo("interrupted: nothing was written", err=True)
         return
-    from jp_migrate.store.interrupted import written_since
+    from jp_migrate.store.interrupted import forget, written_since
 
     runs = written_since(paths, floor, user_local=options.user_local)
+    for run in [r for r in runs if r.files == 0]:
+        forget(run)  # its journal names only writes abandoned before their rename
+    runs = [r for r in runs if r.files != 0]
     written = sum(max(r.files, 0) for r in runs)
     of = f" of {seen[1]}" if seen[1] else ""
     if not runs:
@@ -125,7 +141,7 @@ def _report_interrupt(
     where = ", ".join(str(r.directory) for r in runs)
     click.echo(
         f"interrupted: {written}{of} conversations migrated, run recorded in {where}; "
-        f"undo: {_undo(paths)}",
+        f"{_undo_hint(paths, backup=options.backup)}",
         err=True,
     )
 
@@ -181,7 +197,7 @@ def _summary(files: Sequence[StoreFile], *, wrote: bool) -> str:
 
 
 @contextmanager
-def _progress_bar() -> Iterator[Progress | None]:
+def progress_bar(what: str = "conversations") -> Iterator[Progress | None]:
     """A bar on stderr when it is a terminal and the run is long enough to want one."""
     if not sys.stderr.isatty():
         yield None
@@ -198,7 +214,7 @@ def _progress_bar() -> Iterator[Progress | None]:
             return
         if not task:
             bar.start()
-            task.append(bar.add_task("conversations", total=total))
+            task.append(bar.add_task(what, total=total))
         bar.update(task[0], completed=done, refresh=True)
 
     try:
@@ -224,7 +240,7 @@ def _report(
     return report
 
 
-def _finish(
+def finish(
     command: str,
     files: list[StoreFile],
     reports: Sequence[str],
@@ -319,7 +335,7 @@ def conversations(
     would change or --check-integrity found a problem, 2 a file or PATH could
     not be handled (the rest was still done).
     """
-    _check_specs(reports)
+    check_specs(reports)
     verify = integrity or integrity_alias
     if sum((check, verify, dry_run)) > 1:
         raise click.UsageError("choose one of --dry-run, --check, --check-integrity")
@@ -332,7 +348,7 @@ def conversations(
         user_local=not exclude_user_local,
     ):
         if not quiet:
-            _echo(NOTHING, reports)
+            echo(NOTHING, reports)
         return 0
     from jp_migrate.store.api import StoreOptions, run_stores
     from jp_migrate.store.selection import RuleId
@@ -355,135 +371,61 @@ def conversations(
     started = time.perf_counter()
     floor = run_id_floor()
     seen = [0, 0]  # conversations done, of how many (as far as the run got)
-    with _progress_bar() as bar:
+    hold = Hold()  # from the run's recording to its last line, Ctrl-C waits
+    try:
+        with progress_bar() as bar:
 
-        def progress(done: int, total: int) -> None:
-            seen[:] = [done, total]
-            if bar is not None:
-                bar(done, total)
+            def progress(done: int, total: int) -> None:
+                seen[:] = [done, total]
+                if bar is not None:
+                    bar(done, total)
 
-        try:
-            run = run_stores(given_paths(paths), options, progress=progress)
-        except KeyboardInterrupt:
-            _report_interrupt(given_paths(paths), floor, seen, options)
-            raise InterruptReported from None
-    elapsed = {"total_seconds": round(time.perf_counter() - started, 3)} if timings else None
-    code = exit_code(run.files, check=check, verify=verify)
+            try:
+                run = run_stores(
+                    given_paths(paths), options, progress=progress, finishing=hold.start
+                )
+            except KeyboardInterrupt:
+                hold.start()
+                _report_interrupt(given_paths(paths), floor, seen, options)
+                raise InterruptReported from None
+        elapsed = {"total_seconds": round(time.perf_counter() - started, 3)} if timings else None
+        code = exit_code(run.files, check=check, verify=verify)
+        _report_run(run, paths, options, reports, quiet=quiet, code=code, timings=elapsed)
+    finally:
+        hold.end()
+    return code
+
+
+def _report_run(
+    run: StoreRun,
+    paths: tuple[Path, ...],
+    options: StoreOptions,
+    reports: Sequence[str],
+    *,
+    quiet: bool,
+    code: int,
+    timings: dict[str, float] | None,
+) -> None:
+    """What the run did: the lines, the summary, the reports, and last how to undo it."""
     _print_files(run.files, reports, dry_run=not options.writes, quiet=quiet)
     if quiet:
         pass
-    elif verify:
-        _echo(_integrity_summary(run.files), reports)
+    elif options.verify:
+        echo(_integrity_summary(run.files), reports)
     elif not _table_shown(reports):  # on a terminal the table's headline says it
-        _echo(_summary(run.files, wrote=options.writes), reports)
-    _finish(
+        echo(_summary(run.files, wrote=options.writes), reports)
+    finish(
         "conversations",
         run.files,
         reports,
         dry_run=not options.writes,
         code=code,
-        timings=elapsed,
+        timings=timings,
         quiet=quiet,
     )
     if not quiet:
         from jp_migrate.store.names import escaped
 
+        hint = _undo_hint(given_paths(paths), backup=options.backup)
         for directory in run.runs:  # last, so a long table cannot scroll it away
-            shown = escaped(str(directory))
-            _echo(f"run recorded in {shown} (undo: {_undo(given_paths(paths))})", reports)
-    return code
-
-
-@click.command()
-@paths_argument
-@click.option(
-    "--run", "run_id", metavar="ID", help="The run to undo (default: the newest not yet undone)."
-)
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Restore even files changed since the migration wrote them; with --downgrade, "
-    "drop binary content a legacy response cannot hold.",
-)
-@click.option(
-    "--downgrade",
-    is_flag=True,
-    help="Convert migrated events back to legacy where no backup exists.",
-)
-@click.option("--dry-run", is_flag=True, help="Write nothing; print what would be restored.")
-@click.option(
-    "--check", is_flag=True, help="Write nothing; exit 1 when anything would be restored."
-)
-@click.option(
-    "--diff",
-    is_flag=True,
-    help="Write nothing; show what would be restored as a diff (payloads decoded, one hunk "
-    "per event); exit as --check does, or 0 with --dry-run.",
-)
-@exclude_user_local_option
-@report_option
-@quiet_option("errors, skipped files and diffs (no per-file lines or summary)")
-def rollback(
-    paths: tuple[Path, ...],
-    run_id: str | None,
-    force: bool,
-    downgrade: bool,
-    dry_run: bool,
-    check: bool,
-    diff: bool,
-    exclude_user_local: bool,
-    reports: tuple[str, ...],
-    quiet: bool,
-) -> int:
-    """Restore, byte for byte, the files a `conversations` run changed under PATH... (default: .).
-
-    Refuses a file changed since the run wrote it, naming it (--force restores it
-    anyway), and, with --downgrade, a file whose binary content (an image, a blob) a
-    legacy response cannot hold (--force drops it). Exit codes: 0 restored or nothing
-    to do, 1 --check/--diff found something that would be restored, 2 a file could
-    not be restored.
-    """
-    _check_specs(reports)
-    if dry_run and check:
-        raise click.UsageError("choose one of --dry-run, --check")
-    check = check or (diff and not dry_run)
-    writes = not (dry_run or check or diff)
-    from jp_migrate.store.rollback import RollbackOptions, rollback_stores
-
-    result = rollback_stores(
-        given_paths(paths),
-        RollbackOptions(
-            run=run_id,
-            force=force,
-            downgrade=downgrade,
-            user_local=not exclude_user_local,
-            dry_run=not writes,
-            diff=diff,
-        ),
-    )
-    code = exit_code(result.files, check=check)
-    for f in result.files:
-        if f.status in ("error", "skipped"):
-            click.echo(line(f"{f.status}: {f.path}: {f.message}"), err=True)
-        elif f.status == "migrated" and not quiet:
-            _echo(f"{f.message}: {f.path}", reports)
-        if f.diff:
-            _echo(f.diff.rstrip("\n"), reports)
-    if quiet:
-        pass
-    elif not result.runs and not any(f.status != "unchanged" for f in result.files):
-        _echo("nothing to roll back", reports)
-    elif not result.runs and not any(f.status == "migrated" for f in result.files):
-        _echo("nothing rolled back" if writes else "nothing would be rolled back", reports)
-    for run in [] if quiet else result.runs:
-        _echo(f"rolled back run {run}" if writes else f"would roll back run {run}", reports)
-    _finish(
-        "rollback",
-        result.files,
-        reports,
-        dry_run=not writes,
-        code=code,
-        timings=None,
-        quiet=quiet,
-    )
-    return code
+            echo(f"run recorded in {escaped(str(directory))} ({hint})", reports)

@@ -1,5 +1,8 @@
 """The commit step: planned bytes made durable and renamed into place, in batches.
 
+Every write of the store goes through it: a migration's, a rollback's and a
+downgrade's; each plan says which run's journal records it (`Plan.run_id`).
+
 Per file, on the caller's thread: its temporary is created beside it (no
 link followed, exclusively) and written. Per batch of files, on one pool
 thread while the next batch is converted: the journal records the batch, the
@@ -26,7 +29,7 @@ from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.store import durable, manifest
 from jp_migrate.store.discover import EVENTS, Conversation
-from jp_migrate.store.load import EventsFile
+from jp_migrate.store.load import StoredFile
 from jp_migrate.store.lock import HeldLock
 from jp_migrate.store.plan import Plan
 from jp_migrate.store.settings import Result, Settings
@@ -64,6 +67,7 @@ class Pending:
     lock: HeldLock
     file: StoreFile
     record: manifest.FileRecord
+    run_id: str  # the run whose journal records it (and keeps its backup)
     tmp: str = ""
     fd: int = -1  # the temporary, open until its batch is durable
     batched: bool = False  # made durable by its batch's syncfs, not an fsync of its own
@@ -79,8 +83,8 @@ class _Batch:
     pending: list[Pending] = field(default_factory=list)
     size: int = 0
     sync: durable.BatchSync = field(default_factory=durable.BatchSync)
-    # storage root → its run directory, and whether the batch's sync covers it
-    runs: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    # (storage root, run id) → the run's directory, and whether the batch's sync covers it
+    runs: dict[tuple[str, str], tuple[str, bool]] = field(default_factory=dict)
     sealed: Future[str | None] | None = None  # journal + backups + sync, on the pool
 
     def full(self) -> bool:
@@ -103,36 +107,39 @@ class Committer:
         self.pause_at = int(count) if point == "before-rename" and count.isdigit() else 0
 
     def add(
-        self, conversation: Conversation, lock: HeldLock, loaded: EventsFile, plan: Plan
+        self, conversation: Conversation, lock: HeldLock, stored: StoredFile, plan: Plan
     ) -> Iterator[Result]:
-        """Write the temporary of a planned change; a full batch is sealed, and the one
-        before it committed."""
+        """Write the temporary of a planned change (with `stored`'s permissions, times and
+        owner, on its filesystem); a full batch is sealed, and the one before it committed."""
         assert plan.data is not None
         relative = f"{conversation.relative}/{EVENTS}"
+        # A write undoing a run keeps no backup: what it replaces is that run's output.
+        keep = self.settings.backup and plan.action != manifest.UNDO
         record = manifest.FileRecord(
             path=relative,
             sha256_before=plan.file.sha256_before or "",
             sha256_after=plan.file.sha256_after or "",
             rules=list(plan.file.rules),
             events_migrated=plan.file.events_migrated,
-            backup=manifest.backup_name(relative) if self.settings.backup else None,
+            backup=manifest.backup_name(relative) if keep else None,
+            action=plan.action,
         )
-        pending = Pending(conversation, lock, plan.file, record)
+        pending = Pending(conversation, lock, plan.file, record, plan.run_id or self.run_id)
         batch = self.batch
         root = conversation.root.fspath
         try:
-            if root not in batch.runs:
+            if (root, pending.run_id) not in batch.runs:
                 manifest.ensure_state_dir(conversation.root.path)  # with its .gitignore
-                run = manifest.make_run_dir(root, self.run_id)  # checked: never through a link
-                batch.runs[root] = (run, batch.sync.watch(run))
+                run = manifest.make_run_dir(root, pending.run_id)  # checked: never through a link
+                batch.runs[root, pending.run_id] = (run, batch.sync.watch(run))
             # Watched before the temporary is written: its write errors are reported by the sync.
-            pending.batched = batch.sync.watch(conversation.directory, loaded.device)
+            pending.batched = batch.sync.watch(conversation.directory, stored.device)
         except (OSError, JpMigrateError) as exc:
             yield self._abandon(pending, _failed("writing the run record in", root, exc))
             return
         pending.tmp = temp_path(conversation.events)
         # On a pool thread, beside the next conversion (the system calls release the GIL).
-        pending.written = self.pool.submit(_write, pending, plan.data, loaded)
+        pending.written = self.pool.submit(_write, pending, plan.data, stored)
         batch.pending.append(pending)
         batch.size += len(plan.data)
         if batch.full():
@@ -185,7 +192,7 @@ class Committer:
         pending.lock.release()
         pending.settled = True
         root = pending.conversation.root.fspath
-        yield Result(pending.file, pending.record, root)
+        yield Result(pending.file, pending.record, root, pending.run_id)
 
     def _abandon(self, pending: Pending, reason: str) -> Result:
         """The target is left as it was: the temporary and backup link go, the lock too."""
@@ -232,12 +239,12 @@ def _close(pending: Pending) -> None:
         pending.fd = -1
 
 
-def _write(pending: Pending, data: bytes, loaded: EventsFile) -> None:
+def _write(pending: Pending, data: bytes, stored: StoredFile) -> None:
     """On a pool thread: the temporary written (left open for its fsync), or the error."""
     evict_cached(pending.conversation.events)  # read already; only its backup, or nothing, now
     try:
         pending.fd = write_temp(
-            pending.tmp, data, loaded.mode, times=loaded.times, owner=loaded.owner
+            pending.tmp, data, stored.mode, times=stored.times, owner=stored.owner
         )
     except OSError as exc:
         pending.error = _failed("writing", pending.tmp, exc)
@@ -270,28 +277,30 @@ def _make_durable(batch: _Batch, run_id: str) -> str | None:
         assert pending.written is not None
         pending.written.result()  # queued before this job: never waits for a later one
     ready = [pending for pending in batch.pending if pending.error is None]
-    by_root: dict[str, list[manifest.FileRecord]] = {}
+    by_run: dict[tuple[str, str], list[manifest.FileRecord]] = {}
     for pending in ready:
-        by_root.setdefault(pending.conversation.root.fspath, []).append(pending.record)
-    for root, records in by_root.items():
-        run, synced = batch.runs[root]
+        key = (pending.conversation.root.fspath, pending.run_id)
+        by_run.setdefault(key, []).append(pending.record)
+    for key, records in by_run.items():
+        run, synced = batch.runs[key]
         try:
             manifest.append_journal(run, records, fsync=not synced)
         except OSError as exc:
             return _failed("recording the batch in", os.path.join(run, manifest.JOURNAL), exc)
-    made: dict[tuple[str, str], str] = {}  # (root, backup directory) → made and checked
+    made: dict[tuple[str, str, str], str] = {}  # (root, run, backup directory) → made, checked
     for pending in ready:
         if pending.record.backup is None:
             _park(pending, run_id)
             continue
         root = pending.conversation.root.fspath
         directory, _, name = pending.record.backup.rpartition("/")
+        where = (root, pending.run_id, directory)
         backup = ""
         try:
-            if (root, directory) not in made:
+            if where not in made:
                 parts = directory.split("/")
-                made[root, directory] = manifest.make_run_dir(root, run_id, *parts)
-            backup = os.path.join(made[root, directory], name)
+                made[where] = manifest.make_run_dir(root, pending.run_id, *parts)
+            backup = os.path.join(made[where], name)
             link_or_copy(pending.conversation.events, backup)
             pending.backup = backup
         except (OSError, JpMigrateError) as exc:
@@ -301,8 +310,8 @@ def _make_durable(batch: _Batch, run_id: str) -> str | None:
             if not pending.batched and pending.error is None:
                 os.fsync(pending.fd)
             _close(pending)
-        for (root, _), directory in made.items():
-            if not batch.runs[root][1]:  # the backups' links, where no syncfs covers them
+        for (root, run, _), directory in made.items():
+            if not batch.runs[root, run][1]:  # the backups' links, where no syncfs covers them
                 fsync_path(directory)
         batch.sync.sync()  # the files, their backups and the journal
     except OSError as exc:

@@ -21,8 +21,13 @@ def run_id_floor() -> str:
 
 @dataclass(frozen=True)
 class Written:
-    directory: Path  # the run's record
+    root: Path  # the storage root
+    run_id: str
     files: int  # conversations it replaced (their bytes now are what the run wrote); -1 unknown
+
+    @property
+    def directory(self) -> Path:  # the run's record
+        return manifest.run_dir(self.root, self.run_id)
 
 
 def written_since(paths: Sequence[Path], floor: str, *, user_local: bool) -> list[Written]:
@@ -47,13 +52,20 @@ def written_since(paths: Sequence[Path], floor: str, *, user_local: bool) -> lis
             try:
                 run = manifest.load_run(root, run_id)
             except JpMigrateError:
-                found.append(Written(manifest.run_dir(root, run_id), -1))  # -1: unreadable
+                found.append(Written(root, run_id, -1))  # -1: unreadable
                 continue
             replaced = sum(
                 1 for record in run.files if _now(root / record.path) == record.sha256_after
             )
-            found.append(Written(run.directory, replaced))
+            found.append(Written(root, run_id, replaced))
     return found
+
+
+def forget(run: Written) -> None:
+    """The record of an interrupted run that replaced no file: it has nothing to undo (its
+    journal names only writes abandoned before their rename)."""
+    assert run.files == 0
+    manifest.finish_run(run.root, run.run_id, [], {})
 
 
 def _now(path: Path) -> str | None:

@@ -28,9 +28,10 @@ from jp_migrate.errors import ContractError
 
 
 @dataclass(frozen=True)
-class EventsFile:
+class StoredFile:
+    """A file's bytes as read, and what a file written in its place keeps of it."""
+
     raw: bytes
-    events: list[Any]
     mode: int = 0o644  # st_mode of the file read, from the same descriptor
     times: tuple[int, int] | None = None  # its (st_atime_ns, st_mtime_ns), kept by a rewrite
     owner: tuple[int, int] | None = None  # its (st_uid, st_gid), kept by a rewrite where we may
@@ -39,6 +40,11 @@ class EventsFile:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(self.raw).hexdigest()
+
+
+@dataclass(frozen=True)
+class EventsFile(StoredFile):
+    events: list[Any] = dataclasses.field(default_factory=list)
 
 
 def parse_events(raw: bytes, *, source: str) -> list[Any]:
@@ -81,9 +87,9 @@ def exactly(loaded: EventsFile, *, source: str) -> EventsFile:
     return dataclasses.replace(loaded, events=events)
 
 
-def _read(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
+def _read(path: str | os.PathLike[str], flags: int = 0) -> tuple[bytes, os.stat_result]:
     """The file's bytes and stat, from one descriptor: open, fstat, read (usually once), close."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | flags)
     try:
         info = os.fstat(fd)
         size = info.st_size
@@ -98,13 +104,28 @@ def _read(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
         os.close(fd)
 
 
+def read_file(path: str | os.PathLike[str]) -> StoredFile:
+    """A file's bytes and attributes, never through a link (OSError: ELOOP for one)."""
+    raw, info = _read(path, os.O_NOFOLLOW)
+    return _stored(raw, info)
+
+
+def _stored(raw: bytes, info: os.stat_result) -> StoredFile:
+    times = (info.st_atime_ns, info.st_mtime_ns)
+    owner = (info.st_uid, info.st_gid)
+    return StoredFile(raw, info.st_mode, times, owner, info.st_dev)
+
+
+def with_events(stored: StoredFile, *, source: str) -> EventsFile:
+    """`stored` parsed as a JSON array of events (ContractError when it is not one)."""
+    events = parse_events(stored.raw, source=source)
+    s = stored
+    return EventsFile(s.raw, s.mode, s.times, s.owner, s.device, events=events)
+
+
 def read_events(path: str | os.PathLike[str], *, source: str) -> EventsFile:
     try:
         raw, info = _read(path)
     except OSError as exc:
         raise ContractError(f"cannot read: {exc.strerror or exc}", source=source) from None
-    times = (info.st_atime_ns, info.st_mtime_ns)
-    owner = (info.st_uid, info.st_gid)
-    return EventsFile(
-        raw, parse_events(raw, source=source), info.st_mode, times, owner, info.st_dev
-    )
+    return with_events(_stored(raw, info), source=source)

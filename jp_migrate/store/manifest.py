@@ -9,7 +9,12 @@
 
 Only a run that changed a file leaves a record. Run ids sort by time. The
 journal survives a crash (the manifest is written at the end of a run), so an
-interrupted run can still be rolled back.
+interrupted run can still be rolled back. A run's journal also records each
+write that undoes it (`action` "rollback"), appended the same way before the
+write: a rollback stopped part way leaves the run "partial".
+
+A run's own writes are migrations (`action` "migrate"), or, for a run made by
+`rollback --downgrade` on files no run kept a backup of, downgrades ("downgrade").
 """
 
 from __future__ import annotations
@@ -50,20 +55,28 @@ class FileRecord:
     rules: list[str] = field(default_factory=list)
     events_migrated: int = 0
     backup: str | None = None  # relative to the run directory
-    action: str = "migrate"  # or "rollback", "downgrade"
+    action: str = "migrate"  # the run's own write ("migrate", "downgrade"), or "rollback"
+
+
+UNDO = "rollback"  # the action of a write that undoes one of the run's own
 
 
 @dataclass(frozen=True)
 class Run:
     root: Path
     id: str
-    files: list[FileRecord]
+    files: list[FileRecord]  # the run's own writes (not those undoing them)
     complete: bool  # False: no manifest (the run was interrupted); files come from the journal
     rolled_back: bool
 
     @property
     def directory(self) -> Path:
         return run_dir(self.root, self.id)
+
+    @property
+    def downgrade(self) -> bool:
+        """A run of `rollback --downgrade` (undone only by naming it: `--run ID`)."""
+        return bool(self.files) and all(r.action == "downgrade" for r in self.files)
 
 
 _RUN_ID = re.compile(r"[0-9]{8}T[0-9]{12}Z-[0-9]+")
@@ -304,17 +317,30 @@ def load_run(root: Path, run_id: str) -> Run:
             data = json.loads(text)
             return Run(root, run_id, _records(data["files"], manifest), True, rolled_back)
         journal = directory / JOURNAL
-        lines = (_read(journal) or "").split("\n")
-        # Every record ends with a newline. A run killed inside its write leaves a torn last
-        # line; that batch was never renamed into place (renames follow the fsync): left out.
         latest: dict[str, Any] = {}
-        for line in lines[:-1]:
-            if line.strip():
-                item = json.loads(line)
+        for item in _journal_lines(journal):
+            if item.get("action") != UNDO:
                 latest.setdefault(item["path"], item)  # the first write holds the original backup
         return Run(root, run_id, _records(list(latest.values()), journal), False, rolled_back)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise JpMigrateError(f"{directory}: unreadable run record: {exc}") from None
+
+
+def _journal_lines(journal: Path) -> list[Any]:
+    """The journal's records. Every record ends with a newline: a run killed inside its write
+    leaves a torn last line, whose batch was never renamed into place (renames follow the
+    fsync), so it is left out."""
+    lines = (_read(journal) or "").split("\n")
+    return [json.loads(line) for line in lines[:-1] if line.strip()]
+
+
+def undone(run: Run) -> set[str]:
+    """The files (relative paths) whose undoing the run's journal records."""
+    try:
+        items = _journal_lines(run.directory / JOURNAL)
+        return {item["path"] for item in items if item.get("action") == UNDO}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise JpMigrateError(f"{run.directory}: unreadable run record: {exc}") from None
 
 
 def list_runs(root: Path) -> list[str]:

@@ -23,7 +23,7 @@ from jp_migrate.store.diff import event_diff
 from jp_migrate.store.discover import Conversation
 from jp_migrate.store.layout import Refused
 from jp_migrate.store.load import EventsFile, exactly, may_be_wide
-from jp_migrate.store.settings import Encoding, Settings
+from jp_migrate.store.settings import Action, Encoding, Settings
 
 RESPONSE_MARKER = b'"tool_call_response"'
 READ_ONLY = "read-only file: left untouched (make it writable to migrate it)"
@@ -31,8 +31,13 @@ READ_ONLY = "read-only file: left untouched (make it writable to migrate it)"
 
 @dataclass(frozen=True)
 class Plan:
+    """What a run does to one file; the same for a dry run and a real one, which alone
+    hands `data` to the commit step."""
+
     file: StoreFile  # the report; for a change, with both sha256s
     data: bytes | None = None  # the new bytes; None when the file stays as it is
+    action: Action = "migrate"  # as its journal records it (manifest.FileRecord.action)
+    run_id: str | None = None  # the run whose journal records it; None: the committing run's
 
 
 def may_hold_response(raw: bytes) -> bool:

@@ -1,264 +1,69 @@
-"""`jp-migrate rollback`: undo a migration run (Alembic's downgrade to our upgrade).
+"""`jp-migrate rollback`: undo migration runs (Alembic's downgrade to our upgrade).
 
-Restores each file the run wrote from its backup, byte for byte, under the
-conversation's lock, refusing (unless forced) a file changed since the run
-wrote it. `downgrade=True` also converts migrated events back to the legacy
-shape (`downgrade_response`) in files no backup covers.
+This module picks what to undo: per storage root, the newest run not rolled
+back (or `--run ID`, or with `--to-start` every such run, newest first), the
+files each wrote that a PATH names, and with `--downgrade` the migrated files
+no run kept a backup of. What is done to each file (`undo.Restore`,
+`undo.Downgrade`) goes through the migration's own pipeline: the same locks,
+error lines, journal, commit step and `--jobs` workers, a dry run parting from
+a real run only at the commit.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from jp_migrate.contract.report import StoreFile
-from jp_migrate.convert.events import downgrade_drops, downgrade_response, is_migrated
-from jp_migrate.errors import ContractError, JpMigrateError
-from jp_migrate.store import canonical, lock, manifest
+from jp_migrate.errors import JpMigrateError
+from jp_migrate.store import history, manifest
+from jp_migrate.store.api import Finishing, Progress, run_all
 from jp_migrate.store.discover import (
     Conversation,
+    Found,
     StorageRoot,
     discover,
     path_error,
     resolve_all,
 )
-from jp_migrate.store.layout import Refused, inspect
-from jp_migrate.store.load import exactly, may_be_wide, read_events
-from jp_migrate.store.lock import ConversationLocked, LockTable, conversation_lock, is_locked
 from jp_migrate.store.names import shown_file
-from jp_migrate.store.safepath import is_regular
-from jp_migrate.store.write import atomic_write, is_read_only, restore, temp_path, unlink
+from jp_migrate.store.pipeline import Task, sweep
+from jp_migrate.store.settings import Result, Settings
+from jp_migrate.store.undo import Downgrade, Restore
+
+OK = ("migrated", "unchanged")
 
 
 @dataclass(frozen=True)
 class RollbackOptions:
     run: str | None = None  # default: the newest run not yet rolled back
+    to_start: bool = False  # every run not rolled back, newest first
     force: bool = False
     downgrade: bool = False
     user_local: bool = True  # a workspace PATH includes JP's user-local storage of it
     dry_run: bool = False  # write nothing (no lock file either): say what would be restored
     diff: bool = False  # put a readable diff of each restore or downgrade in its StoreFile
+    jobs: int = 1
 
 
 @dataclass
 class RollbackRun:
     files: list[StoreFile]
-    runs: list[str] = field(
-        default_factory=list
-    )  # run ids rolled back (one per storage root at most)
+    runs: list[str] = field(default_factory=list)  # run ids rolled back, in that order
+    removed: list[Path] = field(default_factory=list)  # state directories `--to-start` emptied
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+@dataclass
+class _Root:
+    """A storage root under the PATHs: the conversations they name there, and what to undo."""
 
-
-def _pick_run(
-    root: StorageRoot, wanted: str | None, touching: set[str] | None
-) -> manifest.Run | None:
-    """`--run ID` (None when this root has no such run, see rollback_stores), else the newest
-    run not rolled back; with `touching` (the conversations a PATH names), the newest such
-    run that changed one of them (archived or unarchived since)."""
-    if wanted is not None:
-        return manifest.load_run(root.path, wanted) if manifest.has_run(root.path, wanted) else None
-    for run_id in reversed(manifest.list_runs(root.path)):
-        run = manifest.load_run(root.path, run_id)
-        if run.rolled_back:
-            continue
-        if touching is None or any(
-            _where_now(root, _conversation_for(root, r.path), touching) for r in run.files
-        ):
-            return run
-    return None
-
-
-def _restore_diff(shown: str, current: Path, backup: Path) -> str:
-    """What a restore would change, event by event (the file as it is → its backup)."""
-    from jp_migrate.store.diff import event_diff
-
-    now = read_events(os.fspath(current), source=shown).events
-    then = read_events(os.fspath(backup), source=os.fspath(backup)).events
-    changes = {
-        index: (now[index] if index < len(now) else {}, then[index] if index < len(then) else {})
-        for index in range(max(len(now), len(then)))
-        if index >= len(now) or index >= len(then) or now[index] != then[index]
-    }
-    return event_diff(shown, changes)
-
-
-def _downgrade_file(
-    conversation: Conversation, force: bool, options: RollbackOptions | None = None
-) -> StoreFile:
-    """Migrated events → legacy, in place (no backup exists to restore).
-
-    A file with binary content a legacy string cannot hold is left, named,
-    unless `force`: a downgrade without a backup cannot be undone.
-    """
-    shown = conversation.shown
-    base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
-    inspect(conversation)
-    loaded = read_events(conversation.events, source=shown)
-    migrated = [index for index, event in enumerate(loaded.events) if is_migrated(event)]
-    if not force:
-        for index in migrated:
-            dropped = downgrade_drops(loaded.events[index])
-            if dropped:
-                return StoreFile(
-                    **base,
-                    status="error",
-                    message=f"[{index}]: a downgrade would drop {', '.join(dropped)}, which a "
-                    "legacy response cannot hold: not downgraded (--force to drop it)",
-                )
-    if any(may_be_wide(loaded.events[index]) for index in migrated):
-        loaded = exactly(loaded, source=shown)  # an integer orjson made a double is rewritten
-    replaced = {}
-    for index in migrated:  # the same events, in either reading
-        try:
-            replaced[index] = downgrade_response(loaded.events[index])
-        except ContractError as exc:
-            raise ContractError(exc.reason, field=f"[{index}].{exc.field}".rstrip(".")) from None
-    if not replaced:
-        return StoreFile(**base, status="unchanged", events_total=len(loaded.events))
-    if is_read_only(conversation.events):
-        return StoreFile(**base, status="error", message="read-only file: left untouched")
-    if options is not None and options.dry_run:
-        from jp_migrate.store.diff import event_diff
-
-        diff = event_diff(shown, {i: (loaded.events[i], replaced[i]) for i in replaced})
-        return StoreFile(
-            **base,
-            status="migrated",
-            message="would downgrade to legacy responses (no backup)",
-            events_total=len(loaded.events),
-            events_migrated=len(replaced),
-            diff=diff if options.diff else None,
-        )
-    data = canonical.rewrite(loaded.raw, loaded.events, replaced)
-    atomic_write(conversation.events, data, times=loaded.times)
-    return StoreFile(
-        **base,
-        status="migrated",
-        message="downgraded to legacy responses (no backup)",
-        events_total=len(loaded.events),
-        events_migrated=len(replaced),
-        sha256_before=loaded.sha256,
-        sha256_after=hashlib.sha256(data).hexdigest(),
-    )
-
-
-def _restore_one(
-    conversation: Conversation,
-    record: manifest.FileRecord,
-    run: manifest.Run,
-    options: RollbackOptions,
-) -> StoreFile:
-    target = Path(conversation.events)  # where it is now (archived or not since the run)
-    base: dict[str, Any] = {"path": conversation.shown, "conversation": conversation.name}
-    if not os.path.lexists(target):
-        return StoreFile(
-            **base, status="error", message="missing: the run wrote it, it is gone now"
-        )
-    if not is_regular(target):
-        return StoreFile(
-            **base, status="error", message="not a regular file (a link?): not followed"
-        )
-    current = _sha256(target)
-    if current == record.sha256_before:
-        return StoreFile(**base, status="unchanged", message=f"already as before run {run.id}")
-    if current != record.sha256_after and not options.force:
-        return StoreFile(
-            **base,
-            status="error",
-            message=f"changed since run {run.id} wrote it: refusing to roll back (--force to overwrite)",
-            sha256_before=current,
-        )
-    backup = manifest.kept_backup(run, record)
-    if backup is not None and not is_regular(backup) and not options.downgrade:
-        return StoreFile(
-            **base,
-            status="error",
-            message=f"the backup run {run.id} made of it is missing ({backup}): "
-            "use --downgrade to convert it back instead",
-        )
-    if backup is not None and is_regular(backup):
-        if _sha256(backup) != record.sha256_before:
-            return StoreFile(
-                **base, status="error", message=f"backup {backup} does not match the manifest"
-            )
-        if options.dry_run:
-            return StoreFile(
-                **base,
-                status="migrated",
-                message=f"would restore from run {run.id}",
-                sha256_before=current,
-                sha256_after=record.sha256_before,
-                diff=_restore_diff(conversation.shown, target, backup) if options.diff else None,
-            )
-        restore(backup, target)
-        return StoreFile(
-            **base,
-            status="migrated",
-            message=f"restored from run {run.id}",
-            sha256_before=current,
-            sha256_after=record.sha256_before,
-        )
-    if options.downgrade:
-        return _downgrade_file(conversation, options.force, options)
-    return StoreFile(
-        **base, status="error", message=f"run {run.id} kept no backup of it: use --downgrade"
-    )
-
-
-def _locked(
-    conversation: Conversation, action: Any, table: LockTable, *, dry_run: bool = False
-) -> StoreFile:
-    """`action` under the conversation's lock; a dry run only looks whether a `jp` holds it
-    (taking it would create a lock file)."""
-    try:
-        if dry_run:
-            if is_locked(conversation.root.lock_roots, conversation.id):
-                raise ConversationLocked(conversation.id)
-            result: StoreFile = action()
-            return result
-        with conversation_lock(table, conversation.root.lock_roots, conversation.id):
-            result = action()
-            return result
-    except ConversationLocked:
-        return StoreFile(
-            path=conversation.shown,
-            conversation=conversation.name,
-            status="skipped",
-            message="locked by a running jp: skipped",
-        )
-    except Refused as exc:
-        return StoreFile(
-            path=conversation.shown,
-            conversation=conversation.name,
-            status=exc.status,
-            message=str(exc),
-        )
-    except ContractError as exc:
-        reason = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
-        return StoreFile(
-            path=conversation.shown, conversation=conversation.name, status="error", message=reason
-        )
-    except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        return StoreFile(
-            path=conversation.shown,
-            conversation=conversation.name,
-            status="error",
-            message=f"{where}{exc.strerror or exc}",
-        )
-    except JpMigrateError as exc:  # e.g. a link planted among the run's directories
-        return StoreFile(
-            path=conversation.shown,
-            conversation=conversation.name,
-            status="error",
-            message=str(exc),
-        )
+    root: StorageRoot
+    wanted: set[str] = field(default_factory=set)  # conversations (relative) a PATH names
+    whole: bool = False  # a PATH names the whole store
+    runs: list[manifest.Run] = field(default_factory=list)  # to undo, in this order
+    covered: set[str] = field(default_factory=set)  # conversations those runs wrote
 
 
 def _conversation_for(root: StorageRoot, relative: str) -> Conversation:
@@ -266,16 +71,9 @@ def _conversation_for(root: StorageRoot, relative: str) -> Conversation:
     return Conversation(root, parts[-2], archived=len(parts) > 3 and parts[1] == ".archive")
 
 
-def _whole_roots(paths: list[Path], user_local: bool) -> set[str]:
-    """Real paths of the storage roots a PATH names as a whole (not one conversation of)."""
-    whole: set[str] = set()
-    for path in paths:
-        try:
-            resolved = resolve_all(path, user_local=user_local)
-        except JpMigrateError:
-            continue  # discover reported it
-        whole.update(os.path.realpath(root.path) for root, only in resolved if only is None)
-    return whole
+def _elsewhere(root: StorageRoot, conversation: Conversation) -> Conversation:
+    """The same conversation archived, or unarchived when it is archived (`jp conversation archive`)."""
+    return Conversation(root, conversation.name, archived=not conversation.archived)
 
 
 def _where_now(
@@ -288,139 +86,224 @@ def _where_now(
     return moved if moved.relative in wanted else None
 
 
-def _elsewhere(root: StorageRoot, conversation: Conversation) -> Conversation:
-    """The same conversation archived, or unarchived when it is archived (`jp conversation archive`)."""
-    return Conversation(root, conversation.name, archived=not conversation.archived)
+def _roots(
+    paths: Sequence[Path], found: list[Found], unresolved: list[Path], user_local: bool
+) -> list[_Root]:
+    """Every storage root under `paths`, once (by real path), with what the PATHs name there."""
+    roots: dict[str, _Root] = {}
+    for item in found:
+        conversation = item if isinstance(item, Conversation) else item.conversation
+        real = os.path.realpath(conversation.root.path)
+        roots.setdefault(real, _Root(conversation.root)).wanted.add(conversation.relative)
+    for path in paths:
+        if path in unresolved:
+            continue  # discover reported it
+        try:
+            resolved = resolve_all(path, user_local=user_local)
+        except JpMigrateError:
+            continue
+        for root, only in resolved:
+            entry = roots.setdefault(os.path.realpath(root.path), _Root(root))
+            entry.whole = entry.whole or only is None
+    return list(roots.values())
+
+
+def _pick(entry: _Root, options: RollbackOptions) -> list[manifest.Run]:
+    """`--run ID` (none when this root has no such run), else the newest run not rolled back
+    (every one with `--to-start`, newest first) that changed a conversation a PATH names.
+    A downgrade's run is undone only by naming it."""
+    root = entry.root
+    if options.run is not None:
+        if not manifest.has_run(root.path, options.run):
+            return []
+        return [manifest.load_run(root.path, options.run)]
+    picked = []
+    for run_id in reversed(manifest.list_runs(root.path)):
+        run = manifest.load_run(root.path, run_id)
+        if run.rolled_back or run.downgrade or not run.files:
+            continue
+        if entry.whole or any(
+            _where_now(root, _conversation_for(root, r.path), entry.wanted) for r in run.files
+        ):
+            picked.append(run)
+            if not options.to_start:
+                break
+    return picked
+
+
+def _restores(
+    entry: _Root, run: manifest.Run, options: RollbackOptions
+) -> tuple[list[Task], list[StoreFile]]:
+    """The run's files a PATH names, where they are now; and those gone (when the whole
+    store is named)."""
+    tasks: list[Task] = []
+    gone: list[StoreFile] = []
+    for record in run.files:
+        recorded = _conversation_for(entry.root, record.path)
+        conversation = _where_now(entry.root, recorded, entry.wanted)
+        if conversation is None:
+            if entry.whole:
+                message = f"missing: run {run.id} wrote it, it is gone now"
+                gone.append(
+                    StoreFile(
+                        path=recorded.shown,
+                        conversation=recorded.name,
+                        status="error",
+                        message=message,
+                    )
+                )
+            continue
+        entry.covered |= {recorded.relative, conversation.relative}
+        tasks.append(Restore(conversation, record, run, options.force, options.downgrade))
+    return tasks, gone
 
 
 def _backed_up(root: Path) -> dict[str, str]:
-    """Conversation (relative) → the newest run not rolled back that holds a backup of it."""
+    """Conversation (relative) → the newest migration run not rolled back holding its backup."""
     out: dict[str, str] = {}
     for run_id in manifest.list_runs(root):
         run = manifest.load_run(root, run_id)
-        if not run.rolled_back:
+        if not run.rolled_back and not run.downgrade:
             out.update((r.path.rsplit("/", 1)[0], run.id) for r in run.files if r.backup)
     return out
 
 
-def _tidy(conversations: list[Conversation], table: LockTable) -> None:
-    """What a killed run left besides its record: its lock files, and its temporaries
-    (each removed under its conversation's lock: a live run holds it while writing one)."""
-    for lock_root in sorted({r for c in conversations for r in c.root.lock_roots}):
-        lock.sweep(lock_root)
-    for root in {c.root.path for c in conversations}:
-        manifest.clear_discards(root)
-    for conversation in conversations:
-        leftover = temp_path(conversation.events)
-        if os.path.lexists(leftover):
-            try:
-                with conversation_lock(table, conversation.root.lock_roots, conversation.id):
-                    unlink(leftover)
-            except (ConversationLocked, OSError, JpMigrateError):
-                pass  # a live run's, or one the next run removes
+def _downgrades(
+    entries: list[_Root], found: list[Found], force: bool
+) -> tuple[list[Task], list[StoreFile]]:
+    """`--downgrade`: the conversations no undone run covers; one an older run holds the
+    backup of is left to that run, named."""
+    tasks: list[Task] = []
+    left: list[StoreFile] = []
+    for entry in entries:
+        backed = _backed_up(entry.root.path)
+        for item in found:
+            if not isinstance(item, Conversation) or item.root != entry.root:
+                continue
+            if item.relative in entry.covered:
+                continue
+            holder = backed.get(item.relative) or backed.get(_elsewhere(entry.root, item).relative)
+            if holder is None:
+                tasks.append(Downgrade(item, force))
+                continue
+            left.append(
+                StoreFile(
+                    path=item.shown,
+                    conversation=item.name,
+                    status="skipped",
+                    message=f"run {holder} holds its backup: not downgraded "
+                    f"(jp-migrate rollback --run {holder})",
+                )
+            )
+    return tasks, left
 
 
-def rollback_stores(paths: list[Path], options: RollbackOptions) -> RollbackRun:
-    """Roll back the chosen run in every storage root under `paths` (restricted to the conversations named)."""
+class _Counted:
+    """One progress over several runs of tasks: `progress` told the done and total of all."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress, self.total, self.before = progress, total, 0
+
+    def results(self, tasks: list[Task], settings: Settings, jobs: int) -> list[Result]:
+        tell: Callable[[int, int], None] | None = None
+        if self.progress is not None:
+            progress, before, total = self.progress, self.before, self.total
+            tell = lambda done, _: progress(before + done, total)
+        results = list(run_all(tasks, settings, jobs, tell))
+        self.before += len(tasks)
+        return results
+
+
+def rollback_stores(
+    paths: list[Path],
+    options: RollbackOptions,
+    *,
+    progress: Progress | None = None,
+    finishing: Finishing | None = None,
+) -> RollbackRun:
+    """Roll back the chosen runs in every storage root under `paths` (restricted to the
+    conversations named). `finishing` is called once every file is done, before the last
+    records are written (see `store.api.run_stores`)."""
+    if options.jobs < 1:
+        raise JpMigrateError(f"--jobs {options.jobs}: must be at least 1")
     unresolved: list[tuple[Path, str]] = []
     found = discover(paths, user_local=options.user_local, errors=unresolved)
-    by_root: dict[str, tuple[StorageRoot, set[str]]] = {}
-    for item in found:
-        conversation = item if isinstance(item, Conversation) else item.conversation
-        entry = by_root.setdefault(
-            os.path.realpath(conversation.root.path), (conversation.root, set())
-        )
-        entry[1].add(conversation.relative)
-    if not by_root:
-        bad = {path for path, _ in unresolved}
-        for path in paths:
-            if path not in bad:
-                for root, _ in resolve_all(path, user_local=options.user_local):
-                    by_root.setdefault(os.path.realpath(root.path), (root, set()))
-    whole = _whole_roots(paths, options.user_local)
-    # Every root's run is picked before anything is restored. `--run ID` names one run,
-    # which a workspace's `.jp/` and its user-local storage may not both have: an error
-    # only when no root has it.
-    picked = [
-        (
-            root,
-            wanted,
-            _pick_run(root, options.run, None if real in whole else wanted),
-        )
-        for real, (root, wanted) in by_root.items()
-    ]
-    if options.run is not None and all(run is None for _, _, run in picked):
-        where = ", ".join(str(manifest.state_dir(root.path)) for root, _, _ in picked)
+    entries = _roots(paths, found, [path for path, _ in unresolved], options.user_local)
+    for entry in entries:  # every root's runs picked before anything is restored
+        entry.runs = _pick(entry, options)
+    # `--run ID` names one run, which a workspace's `.jp/` and its user-local storage may not
+    # both have: an error only when no root has it.
+    if options.run is not None and not any(entry.runs for entry in entries):
+        where = ", ".join(str(manifest.state_dir(entry.root.path)) for entry in entries)
         raise JpMigrateError(f"{where}: no run {options.run!r}")
     files: list[StoreFile] = [path_error(path, reason) for path, reason in unresolved]
-    table = LockTable()
-    conversations = [item for item in found if isinstance(item, Conversation)]
+    work = [
+        (entry, run, *_restores(entry, run, options)) for entry in entries for run in entry.runs
+    ]
+    downgrades, left = _downgrades(entries, found, options.force) if options.downgrade else ([], [])
+    files += left
+    settings = Settings(
+        mode="dry-run" if options.dry_run else "write",
+        diff=options.diff,
+        run_id=manifest.new_run_id(),  # the run of downgrades no run covers, if any
+    )
     if not options.dry_run:  # a dry run writes nothing, not even a cleanup
-        _tidy(conversations, table)
-    rolled: list[str] = []
-    for root, wanted, run in picked:
-        covered: set[str] = set()
-        if run is not None:
-            results = []
-            for record in run.files:
-                recorded = _conversation_for(root, record.path)
-                conversation = _where_now(root, recorded, wanted)
-                if conversation is None:
-                    if os.path.realpath(root.path) in whole:  # the store named whole: it is gone
-                        results.append(
-                            StoreFile(
-                                path=recorded.shown,
-                                conversation=recorded.name,
-                                status="error",
-                                message=f"missing: run {run.id} wrote it, it is gone now",
-                            )
-                        )
-                    continue
-                covered.add(recorded.relative)
-                covered.add(conversation.relative)
-                results.append(
-                    _locked(
-                        conversation,
-                        lambda c=conversation, r=record, u=run: _restore_one(c, r, u, options),
-                        table,
-                        dry_run=options.dry_run,
-                    )
-                )
-            files.extend(results)
-            if results and all(f.status in ("migrated", "unchanged") for f in results):
-                if covered >= {r.path.rsplit("/", 1)[0] for r in run.files} and not options.dry_run:
-                    manifest.mark_rolled_back(root.path, run.id)
-                rolled.append(run.id)
-        if options.downgrade:
-            backed = _backed_up(root.path)
-            for item in found:
-                if not (
-                    isinstance(item, Conversation)
-                    and item.root == root
-                    and item.relative not in covered
-                ):
-                    continue
-                holder = backed.get(item.relative) or backed.get(_elsewhere(root, item).relative)
-                if holder is not None:  # restored byte for byte by its own run, not downgraded
-                    files.append(
-                        StoreFile(
-                            path=item.shown,
-                            conversation=item.name,
-                            status="skipped",
-                            message=f"run {holder} holds its backup: not downgraded "
-                            f"(jp-migrate rollback --run {holder})",
-                        )
-                    )
-                    continue
-                files.append(
-                    _locked(
-                        item,
-                        lambda c=item: _downgrade_file(c, options.force, options),
-                        table,
-                        dry_run=options.dry_run,
-                    )
-                )
-    table.close()
-    files = [shown_file(f) for f in files]
-    files.sort(key=lambda f: f.path)
-    return RollbackRun(files, rolled)
+        sweep([item for item in found if isinstance(item, Conversation)], temporaries=True)
+    counted = _Counted(progress, sum(len(tasks) for _, _, tasks, _ in work) + len(downgrades))
+    undone = []
+    for entry, run, tasks, gone in work:  # one run after the other: newest first
+        results = [r.file for r in counted.results(tasks, settings, options.jobs)] + gone
+        files += results
+        undone.append((entry, run, results))
+    downgraded = counted.results(downgrades, settings, options.jobs)
+    files += [result.file for result in downgraded]
+    if finishing is not None:
+        finishing()
+    done = RollbackRun(files)
+    for entry, run, results in undone:
+        if results and all(f.status in OK for f in results):
+            whole = entry.covered >= {r.path.rsplit("/", 1)[0] for r in run.files}
+            if whole and not options.dry_run and not _marked(entry, run, files):
+                continue
+            done.runs.append(run.id)
+    if downgrades and not options.dry_run:
+        roots = {os.path.realpath(task.conversation.root.path) for task in downgrades}
+        _record_downgrades(roots, downgraded, settings.run_id or "", files)
+    if options.to_start and not options.dry_run:
+        for entry in entries:
+            state = history.clear_if_undone(entry.root.path)
+            if state is not None:
+                done.removed.append(state)
+    done.files = sorted((shown_file(f) for f in files), key=lambda f: f.path)
+    return done
+
+
+def _marked(entry: _Root, run: manifest.Run, files: list[StoreFile]) -> bool:
+    """The run marked rolled back; False, with a line in `files`, when that fails."""
+    try:
+        manifest.mark_rolled_back(entry.root.path, run.id)
+    except (OSError, JpMigrateError) as exc:
+        where = manifest.run_dir(entry.root.path, run.id) / manifest.ROLLED_BACK
+        reason = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+        files.append(StoreFile(path=str(where), conversation="", status="error", message=reason))
+        return False
+    return True
+
+
+def _record_downgrades(
+    roots: set[str], results: list[Result], run_id: str, files: list[StoreFile]
+) -> None:
+    """The manifest of the downgrade run in each of `roots` it wrote in (none where it
+    wrote nothing: a directory its abandoned writes left is removed)."""
+    records: dict[str, list[manifest.FileRecord]] = {root: [] for root in roots}
+    for result in results:
+        if result.record is not None:
+            records[os.path.realpath(result.root)].append(result.record)
+    for root, written in sorted(records.items()):
+        try:
+            manifest.finish_run(Path(root), run_id, written, {"downgrade": True})
+        except JpMigrateError as exc:  # the files are written and journaled: report it
+            where = manifest.run_dir(Path(root), run_id) / manifest.MANIFEST
+            files.append(
+                StoreFile(path=str(where), conversation="", status="error", message=str(exc))
+            )

@@ -12,6 +12,7 @@ from jp_migrate.store import manifest
 
 Mode = Literal["write", "dry-run", "check"]
 Encoding = Literal["auto", "base64", "plain"]
+Action = Literal["migrate", "downgrade", "rollback"]  # what a write does (see manifest)
 
 
 @dataclass(frozen=True)
@@ -28,5 +29,6 @@ class Settings:
 @dataclass(frozen=True)
 class Result:
     file: StoreFile
-    record: manifest.FileRecord | None = None
-    root: str = ""
+    record: manifest.FileRecord | None = None  # for a committed write: its journal line
+    root: str = ""  # ... the storage root it was written in
+    run_id: str = ""  # ... and the run whose journal holds that line

@@ -24,7 +24,8 @@ from jp_migrate.store import manifest
 from jp_migrate.store.discover import EVENTS, Conversation
 from jp_migrate.store.layout import Refused, inspect
 from jp_migrate.store.load import parse_events, read_events
-from jp_migrate.store.lock import is_locked
+from jp_migrate.store.lock import ConversationLocked, is_locked
+from jp_migrate.store.pipeline import failed
 from jp_migrate.store.plan import check_blobs
 
 Backups = dict[Path, dict[str, Path]]  # per storage root, found once per run: `_backups`
@@ -38,8 +39,8 @@ def _backups(root: Path) -> dict[str, Path]:
             run = manifest.load_run(root, run_id)
         except JpMigrateError:
             run = None  # an unreadable record only means no backup to compare with
-        if run is None or run.rolled_back:
-            continue
+        if run is None or run.rolled_back or run.downgrade:
+            continue  # a downgrade's backups hold migrated files, not legacy originals
         for record in run.files:
             if record.backup and record.path not in found:
                 path = run.directory / record.backup
@@ -117,15 +118,13 @@ def verify_conversation(conversation: Conversation, backups: Backups | None = No
     """One conversation checked; `backups` is the run's, filled as roots are met."""
     shown = conversation.shown
     base: dict[str, Any] = {"path": shown, "conversation": conversation.name}
-    if is_locked(conversation.root.lock_roots, conversation.id):  # first: a jp mid-write
-        return StoreFile(**base, status="skipped", message="locked by a running jp: skipped")
     try:
+        if is_locked(conversation.root.lock_roots, conversation.id):  # first: a jp mid-write
+            raise ConversationLocked(conversation.id)
         inspect(conversation)
         loaded = read_events(conversation.events, source=shown)
-    except Refused as exc:
-        return StoreFile(**base, status=exc.status, message=str(exc))
-    except ContractError as exc:
-        return StoreFile(**base, status="error", message=exc.reason)
+    except (ConversationLocked, Refused, ContractError) as exc:
+        return failed(conversation, exc)
     problems, warnings, migrated = check_events(
         loaded.events, _original(conversation, {} if backups is None else backups)
     )

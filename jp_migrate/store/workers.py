@@ -1,5 +1,5 @@
-"""Conversations through `migrate_many` (or `verify_conversation`), on worker processes for
-`--jobs N`, and a clean stop of those workers on Ctrl-C or SIGTERM.
+"""Tasks through `commit_many` (or conversations through `verify_conversation`), on worker
+processes for `--jobs N`, and a clean stop of those workers on Ctrl-C or SIGTERM.
 
 Workers are forked with the stop signals (SIGINT, SIGTERM, SIGHUP) blocked and
 ignore them from their first instruction: a terminal's Ctrl-C or `timeout`'s
@@ -12,9 +12,9 @@ busy after `STOP_GRACE` seconds, is killed. A worker that dies (killed from
 outside) ends the run with one error line; a worker whose parent dies is
 killed with it (Linux).
 
-Workers take the conversations a small chunk at a time from one list they all
-inherit (a shared counter says which chunk is next), so they run out of work
-together, and each runs them all through one `migrate_many`: one pipeline of
+Workers take the tasks a small chunk at a time from one list they all inherit
+(a shared counter says which chunk is next), so they run out of work
+together, and each runs them all through one `commit_many`: one pipeline of
 commit batches, drained once at the end (a task per slice drained it at the
 end of every slice, waiting for its last sync with nothing else to do). They
 send their results through a queue, a few dozen at a time.
@@ -36,15 +36,13 @@ from multiprocessing.sharedctypes import Synchronized
 from multiprocessing.synchronize import Event
 
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store.discover import Conversation
-from jp_migrate.store.migrate import Result, Settings, migrate_many
+from jp_migrate.interrupts import STOP_SIGNALS
+from jp_migrate.store.pipeline import Task, commit_many
+from jp_migrate.store.settings import Result, Settings
 from jp_migrate.store.verify import Backups, verify_conversation
 
 STOP_GRACE = 30.0  # seconds the workers get to wind down after a stop
 BROKEN_GRACE = 5.0  # ... after one of them died
-STOP_SIGNALS = frozenset(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
 
 CHUNK = 8  # conversations a worker takes at a time (fewer in a small run: balance)
 SEND = 32  # results a worker sends at a time (the progress bar moves by as many)
@@ -56,19 +54,18 @@ class _Feed:
     """What the parent shares with its forked workers (inherited through the fork: the
     arguments of a forked Process are never pickled)."""
 
-    chunks: list[list[Conversation]]  # the run's conversations, a chunk taken at a time
+    chunks: list[list[Task]]  # the run's tasks, a chunk taken at a time
     stop: Event  # set by the parent to stop the run
     taken: Synchronized[int]  # how many chunks the workers have taken
     results: multiprocessing.queues.Queue[list[Result] | None]  # worker → parent; None: done
 
 
-def results(
-    conversations: Iterable[Conversation], settings: Settings, verify: bool
-) -> Iterator[Result]:
+def results(tasks: Iterable[Task], settings: Settings, verify: bool) -> Iterator[Result]:
+    """The tasks done (`verify`: their conversations checked, nothing done)."""
     if verify:
         backups: Backups = {}  # this run's, found as roots are met
-        return (Result(verify_conversation(c, backups)) for c in conversations)
-    return migrate_many(conversations, settings)
+        return (Result(verify_conversation(t.conversation, backups)) for t in tasks)
+    return commit_many(tasks, settings)
 
 
 class _WorkerDied(Exception):
@@ -76,14 +73,14 @@ class _WorkerDied(Exception):
 
 
 def run_jobs(
-    conversations: list[Conversation], settings: Settings, verify: bool, jobs: int
+    tasks: list[Task], settings: Settings, verify: bool, jobs: int
 ) -> Iterator[list[Result]]:
-    """The results, a conversation at a time with one job, a few dozen at a time with more."""
-    if jobs <= 1 or len(conversations) < 2:
-        for result in results(conversations, settings, verify):
+    """The results, a task at a time with one job, a few dozen at a time with more."""
+    if jobs <= 1 or len(tasks) < 2:
+        for result in results(tasks, settings, verify):
             yield [result]
         return
-    chunks = _chunks(conversations, max(1, min(CHUNK, len(conversations) // (jobs * 8))))
+    chunks = _chunks(tasks, max(1, min(CHUNK, len(tasks) // (jobs * 8))))
     context = multiprocessing.get_context("fork")
     feed = _Feed(chunks, context.Event(), context.Value("q", 0), context.Queue())
     processes = [
@@ -169,26 +166,26 @@ class _Stopped(Exception):
     """The parent stopped the run."""
 
 
-def _taken(feed: _Feed) -> Iterator[Conversation]:
-    """The conversations of every chunk this worker takes, until none is left; raises
-    _Stopped once the parent stops the run."""
+def _taken(feed: _Feed) -> Iterator[Task]:
+    """The tasks of every chunk this worker takes, until none is left; raises _Stopped
+    once the parent stops the run."""
     while True:
         with feed.taken.get_lock():
             index = feed.taken.value
             feed.taken.value = index + 1
         if index >= len(feed.chunks):
             return
-        for conversation in feed.chunks[index]:
+        for task in feed.chunks[index]:
             if feed.stop.is_set():
                 raise _Stopped
-            yield conversation
+            yield task
 
 
 def _work(feed: _Feed, settings: Settings, verify: bool) -> bool:
     """A worker's share of a `--jobs` run: chunks taken from the common list as it goes,
-    all through one `migrate_many` (one pipeline of batches, drained once); its results
+    all through one `commit_many` (one pipeline of batches, drained once); its results
     sent to the parent a few dozen at a time, then None. On a stop, what is not committed
-    yet is abandoned (`migrate_many` removes its temporaries): False."""
+    yet is abandoned (`commit_many` removes its temporaries): False."""
     sent: list[Result] = []
     try:
         for result in results(_taken(feed), settings, verify):
@@ -204,18 +201,18 @@ def _work(feed: _Feed, settings: Settings, verify: bool) -> bool:
     return True
 
 
-def _chunks(conversations: list[Conversation], size: int) -> list[list[Conversation]]:
-    """Work for `--jobs` workers, about `size` conversations a chunk.
+def _chunks(tasks: list[Task], size: int) -> list[list[Task]]:
+    """Work for `--jobs` workers, about `size` tasks a chunk.
 
     The copies of one conversation (the same id in a workspace's `.jp/` and in
     its user-local storage, JP's RFD 031) go to the same worker: they share one
     lock, which a worker takes once for both, where two workers would each find
     it held by the other.
     """
-    by_id: dict[str, list[Conversation]] = {}
-    for conversation in conversations:
-        by_id.setdefault(conversation.id, []).append(conversation)
-    chunks: list[list[Conversation]] = [[]]
+    by_id: dict[str, list[Task]] = {}
+    for task in tasks:
+        by_id.setdefault(task.conversation.id, []).append(task)
+    chunks: list[list[Task]] = [[]]
     for copies in by_id.values():
         if len(chunks[-1]) >= size:
             chunks.append([])
