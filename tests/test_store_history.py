@@ -212,6 +212,7 @@ def test_every_rollback_write_is_journaled_in_the_run_it_undoes(tmp_path: Path) 
         (p.relative_to(root).as_posix(), after[p], before[p]) for p in sorted(files.values())
     ]
     assert all(line["backup"] is None for line in undo)
+    assert sorted(os.listdir(root / ".jp-migrate")) == [".gitignore", "runs"]  # nothing parked
 
 
 def test_a_downgrade_of_a_no_backup_run_is_journaled_in_it(tmp_path: Path) -> None:

@@ -373,21 +373,21 @@ def conversations(
     seen = [0, 0]  # conversations done, of how many (as far as the run got)
     hold = Hold()  # from the run's recording to its last line, Ctrl-C waits
     try:
-        with progress_bar() as bar:
+        try:
+            with progress_bar() as bar:
 
-            def progress(done: int, total: int) -> None:
-                seen[:] = [done, total]
-                if bar is not None:
-                    bar(done, total)
+                def progress(done: int, total: int) -> None:
+                    seen[:] = [done, total]
+                    if bar is not None:
+                        bar(done, total)
 
-            try:
                 run = run_stores(
                     given_paths(paths), options, progress=progress, finishing=hold.start
                 )
-            except KeyboardInterrupt:
-                hold.start()
-                _report_interrupt(given_paths(paths), floor, seen, options)
-                raise InterruptReported from None
+        except KeyboardInterrupt:  # said once the bar is gone: a line of its own
+            hold.start()
+            _report_interrupt(given_paths(paths), floor, seen, options)
+            raise InterruptReported from None
         elapsed = {"total_seconds": round(time.perf_counter() - started, 3)} if timings else None
         code = exit_code(run.files, check=check, verify=verify)
         _report_run(run, paths, options, reports, quiet=quiet, code=code, timings=elapsed)

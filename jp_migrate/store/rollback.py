@@ -250,7 +250,7 @@ def rollback_stores(
     if not options.dry_run:  # a dry run writes nothing, not even a cleanup
         sweep([item for item in found if isinstance(item, Conversation)], temporaries=True)
     counted = _Counted(progress, sum(len(tasks) for _, _, tasks, _ in work) + len(downgrades))
-    undone = []
+    undone: list[tuple[_Root, manifest.Run, list[StoreFile]]] = []
     for entry, run, tasks, gone in work:  # one run after the other: newest first
         results = [r.file for r in counted.results(tasks, settings, options.jobs)] + gone
         files += results
@@ -259,23 +259,29 @@ def rollback_stores(
     files += [result.file for result in downgraded]
     if finishing is not None:
         finishing()
-    done = RollbackRun(files)
-    for entry, run, results in undone:
-        if results and all(f.status in OK for f in results):
-            whole = entry.covered >= {r.path.rsplit("/", 1)[0] for r in run.files}
-            if whole and not options.dry_run and not _marked(entry, run, files):
-                continue
-            done.runs.append(run.id)
+    done = RollbackRun(files, _rolled_back(undone, options.dry_run, files))
     if downgrades and not options.dry_run:
         roots = {os.path.realpath(task.conversation.root.path) for task in downgrades}
         _record_downgrades(roots, downgraded, settings.run_id or "", files)
-    if options.to_start and not options.dry_run:
-        for entry in entries:
-            state = history.clear_if_undone(entry.root.path)
-            if state is not None:
-                done.removed.append(state)
+    if not options.dry_run:
+        _tidy_up(entries, options.to_start, done)
     done.files = sorted((shown_file(f) for f in files), key=lambda f: f.path)
     return done
+
+
+def _rolled_back(
+    undone: list[tuple[_Root, manifest.Run, list[StoreFile]]], dry_run: bool, files: list[StoreFile]
+) -> list[str]:
+    """The runs whose every file a PATH named is as before them; each of those it wrote
+    whole is marked rolled back (the rest stay partial)."""
+    rolled = []
+    for entry, run, results in undone:
+        if results and all(f.status in OK for f in results):
+            whole = entry.covered >= {r.path.rsplit("/", 1)[0] for r in run.files}
+            if whole and not dry_run and not _marked(entry, run, files):
+                continue
+            rolled.append(run.id)
+    return rolled
 
 
 def _marked(entry: _Root, run: manifest.Run, files: list[StoreFile]) -> bool:
@@ -288,6 +294,24 @@ def _marked(entry: _Root, run: manifest.Run, files: list[StoreFile]) -> bool:
         files.append(StoreFile(path=str(where), conversation="", status="error", message=reason))
         return False
     return True
+
+
+def _tidy_up(entries: list[_Root], to_start: bool, done: RollbackRun) -> None:
+    """The originals parked while restoring go; after `--to-start`, the records of every
+    store whose runs are all rolled back (a failure is a line, the files are restored)."""
+    for entry in entries:
+        try:
+            manifest.clear_discards(entry.root.path)
+            state = history.clear_if_undone(entry.root.path) if to_start else None
+        except (OSError, JpMigrateError) as exc:
+            where = manifest.state_dir(entry.root.path)
+            reason = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+            done.files.append(
+                StoreFile(path=str(where), conversation="", status="error", message=reason)
+            )
+            continue
+        if state is not None:
+            done.removed.append(state)
 
 
 def _record_downgrades(

@@ -124,21 +124,21 @@ def rollback(
     )
     hold = Hold()  # from the rollback's last records to its last line, Ctrl-C waits
     try:
-        with progress_bar("files") as bar:
-            try:
+        try:
+            with progress_bar("files") as bar:
                 result = rollback_stores(
                     given_paths(paths), options, progress=bar, finishing=hold.start
                 )
-            except KeyboardInterrupt:
-                hold.start()
-                said = (
-                    "rollback stopped part way (each file restored is recorded in its run's "
-                    "journal); run the same command again to finish"
-                    if writes
-                    else "nothing was written"
-                )
-                click.echo(f"interrupted: {said}", err=True)
-                raise InterruptReported from None
+        except KeyboardInterrupt:  # said once the bar is gone: a line of its own
+            hold.start()
+            said = (
+                "rollback stopped part way (each file restored is recorded in its run's "
+                "journal); run the same command again to finish"
+                if writes
+                else "nothing was written"
+            )
+            click.echo(f"interrupted: {said}", err=True)
+            raise InterruptReported from None
         code = exit_code(result.files, check=check)
         _print_restored(result, reports, writes=writes, quiet=quiet)
         finish(
