@@ -15,6 +15,8 @@ this one process:
   backup     migration with backups (hard links)
   jobs2      migration with --jobs 2 and backups
   check      --check on the legacy store
+  rollback   `rollback` of the store `backup` migrated (every file restored from its backup),
+             and rollback-jobs2 the same with --jobs 2 (of the store `jobs2` migrated)
   floor      only the system calls a safe rewrite cannot avoid: per file, read it,
              create a temporary beside it, write the same bytes, fsync (concurrently,
              in batches), keep the original by a hard link (as a backup does) and
@@ -35,15 +37,17 @@ On ext4 without a journal, creating a file skips, one inode-table lookup each,
 every inode of its block group freed in the last minute (six while the table is
 not yet written back): a migration creating 1,000 files right after another
 phase freed 1,000 runs 10-20% slower for it (seen in `perf`: `recently_deleted`).
-The baseline creates no file and never pays. So the only phase that frees inodes
-(`--no-backup` drops the originals) runs last in a round, and the next round
-starts once they have aged (a sync, then `--settle` seconds). A store removed
+The baseline creates no file and never pays. So the phases that free inodes
+(`--no-backup` drops the originals, a rollback drops the migrated files) run
+last in a round, the two rollbacks in turn first, and the next round starts
+once they have aged (a sync, then `--settle` seconds). A store removed
 just before the benchmark (the last run's copies) slows its first round only.
 
 With `--against DIR` (a directory holding another version's `jp_migrate`
-package), each round also times both versions' migrations, one after the
-other, each in a child process of its own (timed inside it, after its imports):
-an interleaved A/B comparison on the same machine and store.
+package), each round also times both versions' migrations and rollbacks (a
+store each version migrated first, untimed), one after the other, each in a
+child process of its own (timed inside it, after its imports): an interleaved
+A/B comparison on the same machine and store.
 
     python benchmarks/bench_store.py                 # the full 100 MB store
     python benchmarks/bench_store.py --size 0.05     # 5% of it (a quick smoke run)
@@ -68,6 +72,7 @@ from pathlib import Path
 from typing import Any
 
 TARGETS = {"no-backup": 0.5, "backup": 0.6, "jobs2": 0.35, "check": 0.25}
+ROLLBACKS = {1: "rollback", 2: "rollback-jobs2"}  # --jobs → phase
 
 # The real corpus is mostly ASCII (base64 payloads, English text), with a rare non-ASCII word.
 _WORDS = (  # noqa: SIM905 - a sentence reads better than a list literal
@@ -343,6 +348,15 @@ def _migrate(root: Path, **options: Any) -> None:
         raise SystemExit(f"benchmark store has errors: {bad[0].path}: {bad[0].message}")
 
 
+def _rollback(root: Path, jobs: int = 1) -> None:
+    from jp_migrate.store.rollback import RollbackOptions, rollback_stores
+
+    run = rollback_stores([root], RollbackOptions(jobs=jobs))
+    bad = [f for f in run.files if f.status != "migrated"]
+    if bad or not run.runs:
+        raise SystemExit(f"benchmark rollback: {bad[0].path}: {bad[0].message}" if bad else "none")
+
+
 def _fresh(source: Path, scratch: Path, name: str) -> Path:
     """A copy of the legacy store, flushed to disk: a store at rest, as a user's is.
 
@@ -357,20 +371,29 @@ def _fresh(source: Path, scratch: Path, name: str) -> Path:
 
 CHILD = """
 import sys, time
+from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from jp_migrate.store.api import StoreOptions, run_stores
-options = StoreOptions(**eval(sys.argv[3]))
+from jp_migrate.store.rollback import RollbackOptions, rollback_stores
+options = eval(sys.argv[3])
+root = Path(sys.argv[2])
+if options.pop("rollback", False):  # the store migrated first, untimed: its rollback is timed
+    run_stores([root], StoreOptions())
+    work = lambda: rollback_stores([root], RollbackOptions(**options))
+else:
+    work = lambda: run_stores([root], StoreOptions(**options))
 started = time.perf_counter()
-run = run_stores([sys.argv[2]], options)
+run = work()
 elapsed = time.perf_counter() - started
 bad = [f for f in run.files if f.status == "error"]
 print(elapsed if not bad else f"error: {bad[0].path}: {bad[0].message}")
 """
-COMPARED = {
+COMPARED = {  # in this order: the last two free inodes
     "backup": {},
     "jobs2": {"jobs": 2},
     "check": {"check": True},
     "no-backup": {"backup": False},
+    "rollback": {"rollback": True},
 }
 
 
@@ -453,13 +476,16 @@ def main(argv: list[str] | None = None) -> int:
         cpu: dict[str, float] = {}
         times: dict[str, list[float]] = {}
 
-        def once(name: str, run: Callable[[Path], Any], fresh: bool = True) -> None:
-            """One timing on a fresh copy of the legacy store (copying is not timed)."""
-            root = _fresh(source, scratch, f"run{next(counter)}") if fresh else source
+        def once(name: str, run: Callable[[Path], Any], root: Path | None = None) -> Path:
+            """One timing on `root`, by default a fresh copy of the legacy store (copying is
+            not timed); the store it ran on."""
+            if root is None:
+                root = _fresh(source, scratch, f"run{next(counter)}")
             times.setdefault(name, []).append(_timed(lambda: run(root)))
             cpu[name] = min(cpu.get(name, CPU[0]), CPU[0])
             # The copies stay until the end: removing 100 MB frees its blocks, and on a disk
             # mounted with `discard` that work spills into whatever is timed next.
+            return root
 
         _migrate(_fresh(source, scratch, "warm-up"), check=True)  # imports, caches: not the work
         # Rounds, each timing every phase once: a busy spell of the machine then slows all
@@ -469,22 +495,27 @@ def main(argv: list[str] | None = None) -> int:
                 os.sync()  # the freed inodes' table blocks written back: they age in a minute
                 time.sleep(args.settle)
             once("baseline", baseline)
-            once("no-write", no_write, fresh=False)
-            once("backup", lambda r: _migrate(r))
-            once("jobs2", lambda r: _migrate(r, jobs=2))
+            once("no-write", no_write, source)
+            migrated = [
+                (1, once("backup", lambda r: _migrate(r))),
+                (2, once("jobs2", lambda r: _migrate(r, jobs=2))),
+            ]
             once("check", lambda r: _migrate(r, check=True))
             once("floor", syscall_floor)
             if args.against:
                 here = Path(args.new) if args.new else Path(__file__).resolve().parents[1]
                 pair = [("old", Path(args.against)), ("new", here)]
-                for name, options in COMPARED.items():  # the --no-backup pair last: frees inodes
+                for name, options in COMPARED.items():  # frees inodes last
                     # Each goes first in every other round: the second of a pair runs slower.
                     for label, code in pair if round_ % 2 == 0 else pair[::-1]:
                         root = _fresh(source, scratch, f"run{next(counter)}")
                         times.setdefault(f"{label}:{name}", []).append(
                             in_child(code, root, options)
                         )
-            once("no-backup", lambda r: _migrate(r, backup=False))  # frees inodes: last
+            # These free inodes: last. The two rollbacks each go first in every other round.
+            for jobs, root in migrated if round_ % 2 == 0 else migrated[::-1]:
+                once(ROLLBACKS[jobs], lambda r, j=jobs: _rollback(r, j), root)
+            once("no-backup", lambda r: _migrate(r, backup=False))
         seconds = {name: min(values) for name, values in times.items()}
         figures["seconds"] = {k: round(v, 3) for k, v in seconds.items()}
         figures["ratios"] = {k: round(seconds[k] / seconds["baseline"], 3) for k in TARGETS}
@@ -495,6 +526,12 @@ def main(argv: list[str] | None = None) -> int:
         figures["cpu_seconds"] = {k: round(v, 3) for k, v in cpu.items()}
         figures["cpu_ratios"] = {k: round(cpu[k] / cpu["baseline"], 3) for k in TARGETS}
         figures["baseline_mb_per_s"] = round(data / 1e6 / seconds["baseline"], 1)
+        figures["rollback_ratios"] = {
+            name: round(seconds[name] / seconds["baseline"], 3) for name in ROLLBACKS.values()
+        }
+        figures["rollback_jobs2_speedup"] = round(
+            seconds["rollback"] / seconds["rollback-jobs2"], 3
+        )
         if args.against:
             figures["compared"] = {
                 name: {
@@ -542,6 +579,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"   [CPU {cpu[name]:.2f}s, {figures['cpu_ratios'][name]:.3f}x]"
                 f"   [{figures['no_write_ratios'][name]:.3f}x no-write]"
             )
+        for name, ratio in figures["rollback_ratios"].items():
+            print(
+                f"{name:>14}: {seconds[name]:.2f}s  {ratio:.3f}x baseline   [CPU {cpu[name]:.2f}s]"
+            )
+        print(f"  rollback --jobs 2 is {figures['rollback_jobs2_speedup']:.3f}x as fast as serial")
         print(
             f"{'floor':>10}: {seconds['floor']:.2f}s  {figures['floor_ratio']:.3f}x baseline"
             f"   [{figures['no_write_ratios']['floor']:.3f}x no-write]"

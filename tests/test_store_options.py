@@ -281,6 +281,7 @@ def test_bench_store_runs_small(tmp_path: Path) -> None:
     figures = json.loads(result.stdout)
     assert set(figures["ratios"]) == {"no-backup", "backup", "jobs2", "check"}
     assert set(figures["no_write_ratios"]) == {"no-backup", "backup", "jobs2", "check", "floor"}
+    assert set(figures["rollback_ratios"]) == {"rollback", "rollback-jobs2"}
     assert figures["peak_rss"] > 0 and figures["big_largest"] > figures["largest"]
 
 
