@@ -117,7 +117,7 @@ SERVER = Path(__file__).resolve().parents[1] / "examples" / "mcp_server" / "serv
 
 def mcp_overhead(calls: int) -> dict[str, float]:
     """Median seconds per `tools/call` through the bridge and through a bare SDK client."""
-    from anyio.from_thread import start_blocking_portal
+    import anyio
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -130,29 +130,25 @@ def mcp_overhead(calls: int) -> dict[str, float]:
     target = Target(name="greet", root=root, server=server, remote_name="greet")
     inputs = Inputs({"name": "Ada"})
     params = StdioServerParameters(command=sys.executable, args=[str(SERVER)], cwd=str(root))
-    pool = SessionPool()
     timings: dict[str, list[float]] = {"bridge": [], "sdk": []}
-    try:
-        with start_blocking_portal() as portal:
-            client = Client(stdio_client(params), cache=None)
-            with portal.wrap_async_context_manager(client):
-                for round_ in range(calls + 1):  # the first round warms both up, untimed
-                    start = time.perf_counter()
-                    done = run_target(target, inputs, mode="blocks", sessions=pool)
-                    bridge = time.perf_counter() - start
-                    start = time.perf_counter()
-                    result = portal.call(client.call_tool, "greet", {"name": "Ada"})
-                    sdk = time.perf_counter() - start
-                    if (
-                        done.outcome.text != "Hello, Ada!"
-                        or result.content[0].text != "Hello, Ada!"
-                    ):
-                        sys.exit(f"error: unexpected results {done.outcome.text!r}, {result!r}")
-                    if round_:
-                        timings["bridge"].append(bridge)
-                        timings["sdk"].append(sdk)
-    finally:
-        pool.close()
+
+    async def rounds() -> None:
+        async with SessionPool() as pool, Client(stdio_client(params), cache=None) as client:
+            for round_ in range(calls + 1):  # the first round warms both up, untimed
+                start = time.perf_counter()
+                done = await run_target(target, inputs, mode="blocks", sessions=pool)
+                bridge = time.perf_counter() - start
+                start = time.perf_counter()
+                result = await client.call_tool("greet", {"name": "Ada"})
+                sdk = time.perf_counter() - start
+                text = getattr(result.content[0], "text", None)
+                if done.outcome.text != "Hello, Ada!" or text != "Hello, Ada!":
+                    sys.exit(f"error: unexpected results {done.outcome.text!r}, {result!r}")
+                if round_:
+                    timings["bridge"].append(bridge)
+                    timings["sdk"].append(sdk)
+
+    anyio.run(rounds)
     figures = {k: statistics.median(v) for k, v in timings.items()}
     figures["ratio"] = figures["bridge"] / figures["sdk"]
     return figures

@@ -3,7 +3,7 @@ one per case and side (issue 25).
 
 Both run the ten MCP cases of examples/tools/cases.jsonl, each tool against its
 transitional twin (`mcp_X_jp`), in a scratch copy of the example workspace, with
-`jobs` worker threads:
+`jobs` at once:
 
 - baseline: `verify_case` for each case with no session pool, as `check` did
   before it used `verify_trials` (every case starts its two servers);
@@ -24,8 +24,9 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import anyio
 
 from jp_migrate.bridge.verify import (
     Target,
@@ -53,8 +54,20 @@ def trials(workspace: Path, copy: Path) -> list[Trial]:
 
 
 def per_case(runs: Sequence[Trial], jobs: int) -> list[VerifyCase]:
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(lambda t: verify_case(t.before, t.after, t.case, t.index), runs))
+    limiter = anyio.CapacityLimiter(jobs)
+    results: dict[int, VerifyCase] = {}
+
+    async def one(number: int, t: Trial) -> None:
+        async with limiter:
+            results[number] = await verify_case(t.before, t.after, t.case, t.index)
+
+    async def every() -> None:
+        async with anyio.create_task_group() as group:
+            for number, trial in enumerate(runs):
+                group.start_soon(one, number, trial)
+
+    anyio.run(every)
+    return [results[number] for number in range(len(runs))]
 
 
 def timed(run: Callable[[], list[VerifyCase]]) -> float:

@@ -50,8 +50,11 @@ CALLS = [
 
 
 def _results(server: McpServer, calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    with McpSession(server, Path.cwd(), timeout=60) as session:
-        return [session.call(name, args, meta=None).result for name, args in calls]  # type: ignore[misc]
+    async def results() -> list[dict[str, Any]]:
+        async with McpSession(server, Path.cwd(), timeout=60) as session:
+            return [(await session.call(name, args, meta=None)).result for name, args in calls]  # type: ignore[misc]
+
+    return anyio.run(results)
 
 
 @pytest.fixture(scope="module")
@@ -113,19 +116,24 @@ def test_a_question_becomes_an_input_required_elicitation(tmp_path: Path) -> Non
     D31 server on its re-call under _meta."computer.jp/tool".answers."""
     record = tmp_path / "meta.jsonl"
     outcomes = {}
-    for name, server in (("native", NATIVE), ("adapted", adapted("--record", str(record)))):
-        with McpSession(server, tmp_path, timeout=60) as session:
-            first = session.call("delete_file", {"path": "notes.txt"}, meta=None)
+
+    async def asked_then_answered(server: McpServer) -> tuple[Any, Any]:
+        async with McpSession(server, tmp_path, timeout=60) as session:
+            first = await session.call("delete_file", {"path": "notes.txt"}, meta=None)
             assert first.pending is not None
-            done = session.call(
+            done = await session.call(
                 "delete_file",
                 {"path": "notes.txt"},
                 meta=None,
                 pending=first.pending,
                 answers={"confirm": True},
             )
+        return first, done
+
+    for name, server in (("native", NATIVE), ("adapted", adapted("--record", str(record)))):
+        first, done = anyio.run(asked_then_answered, server)
         outcomes[name] = (
-            [q.model_dump(by_alias=True) for q in first.pending.questions],
+            [q.model_dump(by_alias=True) for q in first.pending.forms.questions],
             done.result,
         )
     assert (
@@ -181,11 +189,12 @@ def test_an_older_client_gets_an_elicitation_create_request(
 
 
 def test_a_json_rpc_error_passes_through() -> None:
-    with (
-        McpSession(adapted(), Path.cwd(), timeout=60) as session,
-        pytest.raises(Exception, match="-32602"),
-    ):
-        session.call("rpc_error", {"code": -32602}, meta=None)
+    async def call() -> None:
+        async with McpSession(adapted(), Path.cwd(), timeout=60) as session:
+            await session.call("rpc_error", {"code": -32602}, meta=None)
+
+    with pytest.raises(Exception, match="-32602"):
+        anyio.run(call)
 
 
 def test_a_server_dying_mid_call_is_one_line_and_an_error_result(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
 from bridge_support import WIRE_SERVER, live_processes, python_on_path
 from conftest import EXAMPLES, run_cli
@@ -284,7 +285,7 @@ def test_a_server_that_never_answers_is_bounded_by_its_startup_timeout_not_timeo
     server = McpServer("s", sys.executable, script, startup_timeout=2.5)
     started = time.monotonic()
     with pytest.raises(BridgeError) as caught:
-        McpSession(server, tmp_path, timeout=0.5).__enter__()
+        anyio.run(McpSession(server, tmp_path, timeout=0.5).__aenter__)
     elapsed = time.monotonic() - started
     assert str(caught.value) == (
         "MCP server 's': start timed out after 2.5s (startup_timeout_secs)"
@@ -416,14 +417,16 @@ def test_a_server_hung_in_a_timed_out_call_is_killed_not_waited_for(tmp_path: Pa
 
     marker = str(tmp_path / "hung")
     server = McpServer("s", sys.executable, (str(SERVER), "--record", marker))
-    session = McpSession(server, tmp_path, timeout=1).__enter__()
-    try:
-        with pytest.raises(BridgeError, match="timed out after 1s"):
-            session.call("sleep", {"seconds": 120}, meta=None)
-    finally:
-        started = time.monotonic()
-        session.__exit__(None, None, None)
-    assert time.monotonic() - started < PROCESS_TERMINATION_TIMEOUT  # the grace: not waited
+
+    async def leaving() -> float:
+        """How long leaving the session takes, after its call timed out."""
+        async with McpSession(server, tmp_path, timeout=1) as session:
+            with pytest.raises(BridgeError, match="timed out after 1s"):
+                await session.call("sleep", {"seconds": 120}, meta=None)
+            started = time.monotonic()
+        return time.monotonic() - started
+
+    assert anyio.run(leaving) < PROCESS_TERMINATION_TIMEOUT  # the grace: not waited
     assert live_processes(marker) == []
 
 

@@ -6,6 +6,7 @@ import fcntl
 import json
 import os
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -208,3 +209,91 @@ def test_reference_server_progress_drives_a_progress_bar(tmp_path: Path) -> None
     term.expect("4/4", timeout=30)
     assert term.finish(timeout=30) == 0
     assert "Long running operation completed" in term.seen
+
+
+# ── a question the server asks during a call, and Ctrl-C at a prompt ──────────
+
+# A server that asks a yes/no form during its tools/call (protocol 2025-11-25) and
+# returns what the client answered.
+ASKING_SERVER = """\
+import json, sys
+pending = None
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\\n"); sys.stdout.flush()
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("id") == "ask-1":
+        said = msg.get("result") or msg.get("error")
+        send({"jsonrpc": "2.0", "id": pending, "result": {"content": [
+            {"type": "text", "text": json.dumps(said)}]}})
+        continue
+    if "id" not in msg:
+        continue
+    m = msg["method"]
+    if m == "initialize":
+        res = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+               "serverInfo": {"name": "asker", "version": "1"}}
+    elif m == "tools/list":
+        res = {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}
+    elif m == "tools/call":
+        pending = msg["id"]
+        send({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create", "params": {
+            "mode": "form", "message": "Go on?",
+            "requestedSchema": {"type": "object", "properties": {}}}})
+        continue
+    elif m == "server/discover":
+        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}})
+        continue
+    else:
+        res = {}
+    send({"jsonrpc": "2.0", "id": msg["id"], "result": res})
+"""
+
+
+def _asking_workspace(tmp_path: Path) -> Path:
+    from real_servers import workspace
+
+    script = tmp_path / "asking_server.py"
+    script.write_text(ASKING_SERVER, encoding="utf-8")
+    return workspace(tmp_path / "ws", "s", [sys.executable, str(script)], {"t": "t"})
+
+
+def test_the_calls_timeout_waits_while_its_question_is_answered(tmp_path: Path) -> None:
+    """The user's time to answer is not the server's: an answer typed after the call's
+    whole --timeout still reaches the server (the call had timed out under the prompt)."""
+    term = Terminal("bridge", "run", "t", "-w", str(_asking_workspace(tmp_path)), "--json",
+                    "--timeout", "2")  # fmt: skip
+    term.expect("Go on? [y/n]", timeout=60)
+    time.sleep(3)  # longer than the call's --timeout
+    term.send("y")
+    assert term.finish(timeout=30) == 0
+    assert json.loads(_outcome(term.seen)["text"]) == {"action": "accept", "content": {}}
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "prompt"),
+    [
+        ("legacy", '{"action": "confirm"}', "Apply? [y/n]"),  # a local tool's question
+        ("mcp_delete_file", '{"path": "a.txt"}', "Delete a.txt? [y/n]"),  # input_required
+        ("t", "{}", "Go on? [y/n]"),  # elicitation/create during the call
+    ],
+    ids=["local", "input_required", "during the call"],
+)
+def test_ctrl_c_at_a_prompt_ends_the_run_at_once(
+    ws: Path, tmp_path: Path, tool: str, args: str, prompt: str
+) -> None:
+    """The prompt waits in a worker thread, which a signal never reaches: it stops
+    reading once the run is stopping, and the run exits 130 without a keystroke."""
+    workspace = {"legacy": ws, "t": None}.get(tool, EXAMPLES / "tools")
+    workspace = workspace or _asking_workspace(tmp_path)
+    # As from a terminal: a job started in the background has SIGINT ignored, which a
+    # child inherits (and then never gets a KeyboardInterrupt).
+    ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        term = Terminal("bridge", "run", tool, "-w", str(workspace), "--args", args, "--json")
+    finally:
+        signal.signal(signal.SIGINT, ignored)
+    term.expect(prompt, timeout=60)
+    term.proc.send_signal(signal.SIGINT)
+    assert term.finish(timeout=15) == 130
+    assert "Traceback" not in term.seen

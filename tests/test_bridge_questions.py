@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
+import anyio
 import pytest
 
+from jp_migrate.bridge import questions
 from jp_migrate.bridge.errors import BridgeError
-from jp_migrate.bridge.questions import AnswerSource, resolve
+from jp_migrate.bridge.questions import AnswerSource
 from jp_migrate.contract.normalized import NormalizedOutcome
 
 
@@ -35,6 +39,15 @@ Q2 = {
     "schema": {"type": "string", "enum": ["r", "g"]},
     "default": "g",
 }
+
+
+def resolve(run: Callable[[dict[str, Any]], Any], source: AnswerSource, **kwargs: Any) -> Any:
+    """`questions.resolve` in an event loop of its own, for a tool that runs at once."""
+
+    async def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
+        return run(answers)  # type: ignore[no-any-return]
+
+    return anyio.run(functools.partial(questions.resolve, step, source, **kwargs))
 
 
 class Tool:

@@ -7,6 +7,7 @@ expected, 1 a case mismatched, 2 a case could not run (or bad usage).
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -177,6 +178,7 @@ def run(
             if plain is not None:
                 click.echo(json.dumps(plain, indent=2, ensure_ascii=False))
                 return 1 if plain["is_error"] else 0
+        from jp_migrate.bridge.edge import run as run_async
         from jp_migrate.bridge.progress import progress_bar
         from jp_migrate.bridge.questions import (
             AnswerSource,
@@ -187,17 +189,14 @@ def run(
 
         terminal = is_interactive() and not no_input
         asker = terminal_asker if terminal else None
+        source = AnswerSource(inputs.answers, asker, terminal_wants if terminal else None)
         bar = progress_bar(target.name) if target.is_mcp else None
+        run_it = functools.partial(
+            run_target, target, inputs, mode=protocol, source=source, timeout=timeout,
+            first=first, progress=bar,
+        )  # fmt: skip
         try:
-            resolution = run_target(
-                target,
-                inputs,
-                mode=protocol,
-                source=AnswerSource(inputs.answers, asker, terminal_wants if terminal else None),
-                timeout=timeout,  # type: ignore[arg-type]
-                first=first,
-                progress=bar,
-            )
+            resolution = run_async(run_it)
         finally:
             if bar is not None:
                 bar.close()

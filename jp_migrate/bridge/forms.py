@@ -22,11 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.questions import OMITTED
 from jp_migrate.contract.normalized import NormalizedQuestion
+
+if TYPE_CHECKING:
+    from mcp_types import ElicitResult
 
 NO_MODEL = "no model in this runtime"
 SAMPLING = "sampling/createMessage"
@@ -43,7 +46,7 @@ class Form:
     fields: dict[str, str | None]
     optional: frozenset[str] = frozenset()  # ids of questions for fields the form does not require
 
-    def reply(self, answers: Mapping[str, Any]) -> Any:
+    def reply(self, answers: Mapping[str, Any]) -> ElicitResult:
         """The ElicitResult for `answers` (question id → answer; OMITTED leaves a field out)."""
         from mcp_types import ElicitResult
 
@@ -155,5 +158,5 @@ class Forms:
     def optional(self) -> frozenset[str]:
         return frozenset().union(*(form.optional for form in self.forms))
 
-    def replies(self, answers: Mapping[str, Any]) -> dict[str, Any]:
+    def replies(self, answers: Mapping[str, Any]) -> dict[str, ElicitResult]:
         return {form.key: form.reply(answers) for form in self.forms}

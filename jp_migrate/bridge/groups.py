@@ -45,21 +45,30 @@ class Group:
             os.killpg(self.id, signal.SIGKILL)
 
 
-def spawned_by(thread: int) -> list[Group]:
-    """The groups led by children of a thread of this process (by its native id: the SDK
-    spawns an MCP server from its event loop's thread, in a new session). Empty where
-    /proc lists no children (not Linux, or a kernel without CONFIG_PROC_CHILDREN): what
-    such a server leaves behind is not found."""
+def spawned_by(thread: int, stderr: int) -> list[Group]:
+    """The groups led by children of a thread of this process (by its native id) whose
+    stderr is the open file `stderr`: the SDK spawns an MCP server from the event loop's
+    thread, with the stderr file the session gives it, which tells that server from the
+    others the thread started. Empty where /proc lists no children (not Linux, or a
+    kernel without CONFIG_PROC_CHILDREN): what such a server leaves behind is not found."""
     try:
         with open(f"/proc/self/task/{thread}/children") as listing:
             pids = [int(pid) for pid in listing.read().split()]
+        wanted = os.fstat(stderr)
     except OSError:
         return []
-    return [Group.of(pid) for pid in pids if _leads_group(pid)]
+    return [Group.of(pid) for pid in pids if _leads_group(pid) and _writes_to(pid, wanted)]
 
 
 def _leads_group(pid: int) -> bool:
     try:
         return os.getpgid(pid) == pid
+    except OSError:  # gone already
+        return False
+
+
+def _writes_to(pid: int, wanted: os.stat_result) -> bool:
+    try:
+        return os.path.samestat(os.stat(f"/proc/{pid}/fd/2"), wanted)
     except OSError:  # gone already
         return False

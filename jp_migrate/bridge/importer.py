@@ -16,9 +16,12 @@ from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jp_migrate.bridge.errors import BridgeError
+
+if TYPE_CHECKING:
+    from mcp_types import Tool
 
 # MCP's tool-name characters (2025-11-25); anything else could not be a file name safely.
 _TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
@@ -117,12 +120,18 @@ def import_tools(
 ) -> list[Imported]:
     """Write `.jp/mcp/tools/<tool>.toml` for `tool` (or every tool) of `server_name`."""
     from jp_migrate.bridge.config import load_workspace
+    from jp_migrate.bridge.edge import run
     from jp_migrate.bridge.mcp_client import McpSession
 
     ws = load_workspace(directory)
     server = ws.server(server_name, source=str(ws.root / ".jp" / "config.toml"))
-    with McpSession(server, ws.root, timeout=timeout) as session:
-        definitions = session.list_tools()
+    session = McpSession(server, ws.root, timeout=timeout)
+
+    async def listed() -> list[Tool]:
+        async with session:
+            return await session.list_tools()
+
+    definitions = run(listed)
     by_name = {d.name: d for d in definitions}
     if tool is not None and tool not in by_name:
         offered = ", ".join(sorted(by_name)) or "none"

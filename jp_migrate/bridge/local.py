@@ -11,7 +11,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from jp_migrate.bridge import stop
+from jp_migrate.bridge.edge import POLL_SECONDS, STOPPED, Stopped
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.groups import Group
 from jp_migrate.convert.host import ToolRun
@@ -26,8 +26,8 @@ def run_process(
     env: Mapping[str, str] | None = None,
 ) -> ToolRun:
     """Run `argv` to completion; spawn failure, timeout and non-UTF-8 output are BridgeErrors."""
-    if stop.STOPPED.is_set():  # Ctrl-C: a worker thread must not start another tool
-        raise KeyboardInterrupt
+    if STOPPED.is_set():  # Ctrl-C: a worker thread must not start another tool
+        raise Stopped
     try:
         proc = subprocess.Popen(
             list(argv),
@@ -77,22 +77,21 @@ def run_process(
 
 
 REAP_SECONDS = 1.0
-STOP_POLL_SECONDS = 0.25  # how often a worker's wait looks for Ctrl-C (stop.STOPPED)
 
 
 def _communicate(
     proc: subprocess.Popen[bytes], group: Group, timeout: float | None
 ) -> tuple[bytes, bytes]:
-    """`proc.communicate(timeout)`, also ended by Ctrl-C on another thread (`stop.STOPPED`):
+    """`proc.communicate(timeout)`, also ended by a signal the event loop got (`STOPPED`):
     the group is killed and the pipes let go, even if a child that left the group holds
-    them, and KeyboardInterrupt is raised."""
+    them, and Stopped is raised."""
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
-        if stop.STOPPED.is_set():
+        if STOPPED.is_set():
             group.kill()
             _reap(proc)
-            raise KeyboardInterrupt
-        wait = STOP_POLL_SECONDS
+            raise Stopped
+        wait = POLL_SECONDS
         if deadline is not None:
             wait = min(wait, max(0.0, deadline - time.monotonic()))
         try:

@@ -9,7 +9,7 @@ from typing import Any
 class ProgressBar:
     """rich's progress bar on stderr, shown from the first notification until `close()`.
 
-    Called from the SDK's event-loop thread; rich's Progress takes its own lock.
+    Called in the event loop, from the SDK's task that reads the notification.
     """
 
     def __init__(self, label: str) -> None:

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
+import anyio
+
+from jp_migrate.bridge.edge import POLL_SECONDS, STOPPED, Stopped
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
@@ -66,6 +70,14 @@ class AnswerSource:
         """A question asked again after it was answered: only an asker can answer anew."""
         assert self.ask is not None
         return checked(question, self.ask(question))
+
+    async def get(self, question: NormalizedQuestion, *, again: bool = False) -> Any:
+        """`answer` (or `ask_again`); with an asker (a terminal prompt), in a worker thread,
+        so that the event loop goes on meanwhile (a server's progress, a signal)."""
+        pick = self.ask_again if again else self.answer
+        if self.ask is None:
+            return pick(question)
+        return await anyio.to_thread.run_sync(pick, question)
 
 
 def checked(question: NormalizedQuestion, value: Any) -> Any:
@@ -133,8 +145,8 @@ class Resolution:
     wire: dict[str, Any] | None = None  # an MCP tool's final tools/call result, as sent
 
 
-def resolve(
-    run: Callable[[dict[str, Any]], tuple[NormalizedOutcome, list[str]]],
+async def resolve(
+    run: Callable[[dict[str, Any]], Awaitable[tuple[NormalizedOutcome, list[str]]]],
     source: AnswerSource,
     *,
     answers: Mapping[str, Any] | None = None,
@@ -146,7 +158,7 @@ def resolve(
     warnings: list[str] = []
     asked: set[str] = set()
     while True:
-        outcome, run_warnings = run(dict(accumulated))
+        outcome, run_warnings = await run(dict(accumulated))
         rounds.append(outcome)
         warnings += run_warnings
         if outcome.status != "needs_input" or not outcome.questions:
@@ -158,9 +170,7 @@ def resolve(
                 # Answered and asked again: re-running with the same answer would loop.
                 raise BridgeError(f"{_describe(question)} was asked again after it was answered")
             again = question.id in asked and source.ask is not None
-            accumulated[question.id] = (
-                source.ask_again(question) if again else source.answer(question)
-            )
+            accumulated[question.id] = await source.get(question, again=again)
             asked.add(question.id)
 
 
@@ -171,11 +181,29 @@ def is_interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+class _Stdin:
+    """What a prompt reads, in a worker thread: the next line of stdin, or Stopped once the
+    run is stopping (a signal reaches the event loop, and a blocked read would never end)."""
+
+    def readline(self) -> str:
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # not a file (a test's stand-in)
+            fd = None
+        while fd is not None and not select.select([fd], [], [], POLL_SECONDS)[0]:
+            if STOPPED.is_set():
+                raise Stopped
+        return input()  # as rich reads a line itself (no newline: an empty line is a default)
+
+
+_STDIN = cast("TextIO", _Stdin())  # rich reads a stream's `readline` only
+
+
 def _prompt_bool(question: NormalizedQuestion) -> bool:
     from rich.prompt import Confirm
 
     default = question.default if isinstance(question.default, bool) else ...
-    return bool(Confirm.ask(_shown(question.text), default=default))
+    return bool(Confirm.ask(_shown(question.text), default=default, stream=_STDIN))
 
 
 def _prompt_select(question: NormalizedQuestion, options: list[str]) -> str:
@@ -188,7 +216,9 @@ def _prompt_select(question: NormalizedQuestion, options: list[str]) -> str:
         console.print(f"  {number}. {_shown(option)}")
     numbers = [str(n) for n in range(1, len(options) + 1)]
     default = str(options.index(question.default) + 1) if question.default in options else ...
-    choice = Prompt.ask("Choose", choices=numbers + options, default=default, show_choices=False)
+    choice = Prompt.ask(
+        "Choose", choices=numbers + options, default=default, show_choices=False, stream=_STDIN
+    )
     return options[int(choice) - 1] if choice in numbers else choice
 
 
@@ -206,14 +236,14 @@ def terminal_wants(question: NormalizedQuestion) -> bool:
 
     label = " ".join(question.text.split())
     prompt = f"{label} ({question.id!r} is optional) Answer it?"
-    return bool(Confirm.ask(_shown(prompt), default=False))
+    return bool(Confirm.ask(_shown(prompt), default=False, stream=_STDIN))
 
 
 def _prompt_text(question: NormalizedQuestion) -> str:
     from rich.prompt import Prompt
 
     default = question.default if isinstance(question.default, str) else ...
-    return str(Prompt.ask(_shown(question.text), default=default))
+    return str(Prompt.ask(_shown(question.text), default=default, stream=_STDIN))
 
 
 def _edit(question: NormalizedQuestion) -> Any:

@@ -7,8 +7,8 @@ until the tool stops asking (questions.resolve), reduced to a NormalizedOutcome.
 from __future__ import annotations
 
 import dataclasses
-import time
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,8 +21,11 @@ from jp_migrate.bridge.template import tool_context
 from jp_migrate.convert.host import ToolRun
 
 if TYPE_CHECKING:
+    from mcp_types import ElicitResult
+
     from jp_migrate.bridge.config import McpServer
-    from jp_migrate.bridge.mcp_client import CallResult, McpSession, OnProgress, SessionPool
+    from jp_migrate.bridge.forms import Form
+    from jp_migrate.bridge.mcp_client import McpSession, OnProgress, SessionPool
     from jp_migrate.bridge.questions import AnswerSource, Resolution
     from jp_migrate.contract.normalized import NormalizedOutcome
 
@@ -182,7 +185,7 @@ def _moved(path: Path, root: Path, copy: Path) -> str:
     return str(path)
 
 
-Step = Callable[[dict[str, Any]], "tuple[NormalizedOutcome, list[str]]"]
+Step = Callable[[dict[str, Any]], Awaitable["tuple[NormalizedOutcome, list[str]]"]]
 
 
 def run_local(
@@ -203,19 +206,23 @@ def _local_step(
     timeout: float | None,
     first: ToolRun | None = None,
 ) -> Step:
+    import anyio
+
     from jp_migrate.bridge.protocol import interpret_local
 
     pending = [first] if first is not None else []
 
-    def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
-        run = pending.pop() if pending else run_local(target, inputs, answers, timeout=timeout)
+    async def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
+        # The process runner waits in a worker thread, as it does on its own (bridge.local).
+        execute = functools.partial(run_local, target, inputs, answers, timeout=timeout)
+        run = pending.pop() if pending else await anyio.to_thread.run_sync(execute)
         normalized = interpret_local(run, mode)
         return normalized.outcome, normalized.warnings
 
     return step
 
 
-def _mcp_run(
+async def _mcp_run(
     target: Target,
     inputs: Inputs,
     mode: HostMode,
@@ -231,17 +238,17 @@ def _mcp_run(
     # reads resource links; the legacy host (and raw) is JP's today.
     rfd058 = mode in ("auto", "blocks")
     if sessions is None:
-        with McpSession(target.server, target.root, timeout=timeout, rfd058=rfd058) as session:
-            return _mcp_resolve(session, target, inputs, mode, source, progress)
-    session = sessions.session(target.server, target.root, timeout, rfd058=rfd058)
+        async with McpSession(target.server, target.root, timeout=timeout, rfd058=rfd058) as own:
+            return await _mcp_resolve(own, target, inputs, mode, source, progress)
+    session = await sessions.session(target.server, target.root, timeout, rfd058=rfd058)
     try:
-        return _mcp_resolve(session, target, inputs, mode, source, progress)
+        return await _mcp_resolve(session, target, inputs, mode, source, progress)
     except BridgeError:
         sessions.discard(session)  # a timed-out or broken server is not reused
         raise
 
 
-def _mcp_resolve(
+async def _mcp_resolve(
     session: McpSession,
     target: Target,
     inputs: Inputs,
@@ -249,7 +256,8 @@ def _mcp_resolve(
     source: AnswerSource,
     progress: OnProgress | None,
 ) -> Resolution:
-    from jp_migrate.bridge.forms import Form
+    import anyio
+
     from jp_migrate.bridge.mcp_client import Pending, jp_meta
     from jp_migrate.bridge.protocol import input_required_outcome, interpret_mcp
     from jp_migrate.bridge.questions import FormAnswers, answered, resolve
@@ -260,45 +268,38 @@ def _mcp_resolve(
     during: dict[str, Any] = {}  # answers to what the server asked during a call
     wire: dict[str, Any] | None = None
 
-    def elicit(form: Form) -> Any:
+    async def elicit(form: Form) -> ElicitResult:
         """A question asked during the call: the same answers, checks and prompts as any."""
         forms.optional |= form.optional
-        got = {question.id: forms.answer(question) for question in form.questions}
+        got = {question.id: await forms.get(question) for question in form.questions}
         during.update(got)
         return form.reply(got)
 
-    def call(answers: dict[str, Any], meta: Any, pending: Pending | None) -> CallResult:
-        return session.call(
-            remote,
-            inputs.arguments,
-            meta=meta,
-            pending=pending,
-            answers=answers,
-            elicit=elicit,
-            progress=progress,
-        )
+    call = functools.partial(
+        session.call, remote, inputs.arguments, elicit=elicit, progress=progress
+    )
 
-    def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
+    async def step(answers: dict[str, Any]) -> tuple[NormalizedOutcome, list[str]]:
         nonlocal pending, wire
         answers = answered(answers)
         meta = jp_meta(target.context(inputs, answers))
-        result = call(answers, meta, pending)
+        result = await call(meta=meta, pending=pending, answers=answers)
         delay = 0.05
         for _ in range(STATE_ONLY_RETRIES):
-            if result.pending is None or result.pending.questions:
+            if result.pending is None or result.pending.forms.questions:
                 break
-            time.sleep(delay)
+            await anyio.sleep(delay)
             delay = min(delay * 2, 0.25)
-            result = call(answers, meta, result.pending)
+            result = await call(meta=meta, pending=result.pending, answers=answers)
         pending = result.pending
         if pending is not None:
-            forms.optional |= pending.optional
-            if not pending.questions:
+            forms.optional |= pending.forms.optional
+            if not pending.forms.questions:
                 raise BridgeError(
                     f"tools/call {remote!r} kept answering input_required with state only",
                     source=session.label,
                 )
-            outcome = input_required_outcome(pending.questions, stderr=result.stderr)
+            outcome = input_required_outcome(pending.forms.questions, stderr=result.stderr)
             return outcome, result.warnings
         assert result.result is not None
         wire = result.result
@@ -307,13 +308,13 @@ def _mcp_resolve(
         )
         return normalized.outcome, result.warnings + normalized.warnings
 
-    resolution = resolve(step, forms, answers=inputs.answers)
+    resolution = await resolve(step, forms, answers=inputs.answers)
     resolution.answers = answered({**during, **resolution.answers})
     resolution.wire = wire
     return resolution
 
 
-def run_target(
+async def run_target(
     target: Target,
     inputs: Inputs,
     *,
@@ -336,6 +337,6 @@ def run_target(
 
     source = source if source is not None else AnswerSource(given=inputs.answers)
     if target.is_mcp:
-        return _mcp_run(target, inputs, mode, source, timeout, sessions, progress)
+        return await _mcp_run(target, inputs, mode, source, timeout, sessions, progress)
     step = _local_step(target, inputs, mode, timeout, first)
-    return resolve(step, source, answers=inputs.answers)
+    return await resolve(step, source, answers=inputs.answers)

@@ -19,17 +19,18 @@ observations.
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
-import threading
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jp_migrate.bridge import stop
+import anyio
+
+from jp_migrate.bridge import edge
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.mcp_client import SessionPool
 from jp_migrate.bridge.presentation import EXPLAINED, presentation_differences
@@ -226,7 +227,7 @@ class _Observation:
         return self.rounds[0]
 
 
-def _observe(
+async def _observe(
     target: Target,
     case: Case,
     mode: HostMode,
@@ -237,7 +238,7 @@ def _observe(
     """One side's runs; a path of its workspace (or scratch copy) in what the tool printed
     reads as `read_as` (the control's workspace), else as its own workspace."""
     source = AnswerSource(given=case.answers)
-    resolution = run_target(
+    resolution = await run_target(
         target, case.inputs, mode=mode, source=source, timeout=timeout, sessions=sessions
     )
     rounds = list(resolution.rounds)
@@ -301,17 +302,18 @@ def _clip(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def verify_case(
+async def verify_case(
     before: Target,
     after: Target,
     case: Case,
     index: int,
     *,
     timeout: float | None = None,
-    sessions: tuple[SessionPool, SessionPool] | None = None,
+    sessions: SessionPool | None = None,
 ) -> VerifyCase:
     """One case through the control and the candidate. `sessions` keeps MCP servers for
-    later cases: one pool per side, so a server never serves both (its state would leak)."""
+    later cases; a server never serves both sides (its state would leak): each host has
+    its own session."""
     inputs: dict[str, Any] = {key: dict(getattr(case, key)) for key in _CASE_KEYS}
     if case.origin:
         inputs["case"] = case.origin
@@ -324,10 +326,9 @@ def verify_case(
     # Two workspaces (`--before-workspace`, `--after-workspace`): a path of the candidate's
     # reads as the control's, so the same behaviour compares equal.
     home = before.copied_from or before.root
-    for number, (side, target, mode) in enumerate(sides):
-        pool = sessions[number] if sessions is not None else None
+    for side, target, mode in sides:
         try:
-            observed[side] = _observe(target, case, mode, timeout, pool, home)
+            observed[side] = await _observe(target, case, mode, timeout, sessions, home)
         except JpMigrateError as exc:
             errors.append(f"{'before' if side == 'control' else 'after'}: {exc}")
     control = observed.get("control")
@@ -393,32 +394,33 @@ def verify_cases(
 def verify_trials(
     trials: Sequence[Trial], *, jobs: int = 1, timeout: float | None = None
 ) -> list[VerifyCase]:
-    """Every trial run and compared, in the order given; `jobs` run at once (threads: runs
-    are processes).
+    """Every trial run and compared, in the order given, `jobs` at once (the command's one
+    event loop: bridge.edge)."""
+    return edge.run(functools.partial(_verify_all, list(trials), jobs, timeout))
 
-    An MCP server is started once per worker and side and kept for its later
-    cases, as JP keeps a server running across calls; the control and the
-    candidate never share one, even when both name the same server.
+
+async def _verify_all(trials: list[Trial], jobs: int, timeout: float | None) -> list[VerifyCase]:
+    """`jobs` workers take the trials in turn, in one task group.
+
+    Each worker keeps the MCP servers it started (on first use) for its later
+    trials, as JP keeps a server running across calls, and stops them when it ends.
     """
-    local = threading.local()
-    pools: list[SessionPool] = []
-    lock = threading.Lock()
+    results: dict[int, VerifyCase] = {}
+    queue = iter(enumerate(trials))
+    workers = max(1, min(jobs, len(trials)))
+    # Local tools wait in worker threads: one each, however many jobs.
+    limiter = anyio.to_thread.current_default_thread_limiter()
+    limiter.total_tokens = max(limiter.total_tokens, workers)
 
-    def one(trial: Trial) -> VerifyCase:
-        sides = getattr(local, "sides", None)
-        if sides is None:
-            sides = local.sides = (SessionPool(), SessionPool())
-            with lock:
-                pools.extend(sides)
-        return verify_case(
-            trial.before, trial.after, trial.case, trial.index, timeout=timeout, sessions=sides
-        )
+    async def worker() -> None:
+        async with SessionPool() as sessions:
+            for number, trial in queue:
+                results[number] = await verify_case(
+                    trial.before, trial.after, trial.case, trial.index,
+                    timeout=timeout, sessions=sessions,
+                )  # fmt: skip
 
-    try:
-        if jobs <= 1 or len(trials) <= 1:
-            return [one(trial) for trial in trials]
-        with ThreadPoolExecutor(max_workers=jobs) as pool_executor:
-            return stop.results([pool_executor.submit(one, trial) for trial in trials])
-    finally:
-        for pool in pools:
-            pool.close()
+    async with anyio.create_task_group() as group:
+        for _ in range(workers):
+            group.start_soon(worker)
+    return [results[number] for number in range(len(trials))]
