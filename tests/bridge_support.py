@@ -161,3 +161,46 @@ for line in sys.stdin:
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": res}) + "\\n")
     sys.stdout.flush()
 """
+
+
+_ASKING_SERVER = """\
+import json, sys
+REQUEST = json.loads(sys.argv[1])
+pending = None
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\\n"); sys.stdout.flush()
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("id") == "asked-1":
+        said = msg.get("error") or msg.get("result")
+        send({"jsonrpc": "2.0", "id": pending, "result": {"content": [
+            {"type": "text", "text": json.dumps(said)}]}})
+        continue
+    if "id" not in msg:
+        continue
+    m = msg["method"]
+    if m == "initialize":
+        res = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+               "serverInfo": {"name": "asking", "version": "1"}}
+    elif m == "tools/list":
+        res = {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}
+    elif m == "tools/call":
+        pending = msg["id"]
+        send({"jsonrpc": "2.0", "id": "asked-1", **REQUEST})
+        continue
+    elif m == "server/discover":
+        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}})
+        continue
+    else:
+        res = {}
+    send({"jsonrpc": "2.0", "id": msg["id"], "result": res})
+"""
+
+
+def asking_server(root: Path, method: str, params: dict) -> list[str]:
+    """The command of a server (protocol 2025-11-25, as a server may, declared or not) whose
+    tool `t` sends the client one request, `method` with `params`, during its tools/call,
+    and returns what the client answered as JSON text."""
+    script = root / "asking_server.py"
+    script.write_text(_ASKING_SERVER, encoding="utf-8")
+    return [sys.executable, str(script), json.dumps({"method": method, "params": params})]

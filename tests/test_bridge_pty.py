@@ -213,58 +213,25 @@ def test_reference_server_progress_drives_a_progress_bar(tmp_path: Path) -> None
 
 # ── a question the server asks during a call, and Ctrl-C at a prompt ──────────
 
-# A server that asks a yes/no form during its tools/call (protocol 2025-11-25) and
-# returns what the client answered.
-ASKING_SERVER = """\
-import json, sys
-pending = None
-def send(obj):
-    sys.stdout.write(json.dumps(obj) + "\\n"); sys.stdout.flush()
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg.get("id") == "ask-1":
-        said = msg.get("result") or msg.get("error")
-        send({"jsonrpc": "2.0", "id": pending, "result": {"content": [
-            {"type": "text", "text": json.dumps(said)}]}})
-        continue
-    if "id" not in msg:
-        continue
-    m = msg["method"]
-    if m == "initialize":
-        res = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-               "serverInfo": {"name": "asker", "version": "1"}}
-    elif m == "tools/list":
-        res = {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}
-    elif m == "tools/call":
-        pending = msg["id"]
-        send({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create", "params": {
-            "mode": "form", "message": "Go on?",
-            "requestedSchema": {"type": "object", "properties": {}}}})
-        continue
-    elif m == "server/discover":
-        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}})
-        continue
-    else:
-        res = {}
-    send({"jsonrpc": "2.0", "id": msg["id"], "result": res})
-"""
-
 
 def _asking_workspace(tmp_path: Path) -> Path:
+    """A server whose tool `t` asks a yes/no form during its call."""
+    from bridge_support import asking_server
     from real_servers import workspace
 
-    script = tmp_path / "asking_server.py"
-    script.write_text(ASKING_SERVER, encoding="utf-8")
-    return workspace(tmp_path / "ws", "s", [sys.executable, str(script)], {"t": "t"})
+    yes_no = {"type": "object", "properties": {}}
+    form = {"mode": "form", "message": "Go on?", "requestedSchema": yes_no}
+    server = asking_server(tmp_path, "elicitation/create", form)
+    return workspace(tmp_path / "ws", "s", server, {"t": "t"})
 
 
 def test_the_calls_timeout_waits_while_its_question_is_answered(tmp_path: Path) -> None:
     """The user's time to answer is not the server's: an answer typed after the call's
     whole --timeout still reaches the server (the call had timed out under the prompt)."""
     term = Terminal("bridge", "run", "t", "-w", str(_asking_workspace(tmp_path)), "--json",
-                    "--timeout", "2")  # fmt: skip
+                    "--timeout", "5")  # fmt: skip
     term.expect("Go on? [y/n]", timeout=60)
-    time.sleep(3)  # longer than the call's --timeout
+    time.sleep(6)  # longer than the call's --timeout
     term.send("y")
     assert term.finish(timeout=30) == 0
     assert json.loads(_outcome(term.seen)["text"]) == {"action": "accept", "content": {}}

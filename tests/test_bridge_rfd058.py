@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from bridge_support import WIRE_SERVER, live_processes, python_on_path
+from bridge_support import WIRE_SERVER, asking_server, live_processes, python_on_path
 from conftest import EXAMPLES, run_cli
 from real_servers import workspace
 
@@ -116,45 +116,11 @@ def test_an_elicitation_answer_is_checked_too(tmp_path: Path) -> None:
 
 # ── sampling: no model in this runtime ────────────────────────────────────────
 
-# A server that asks the client for a sampling during a tools/call (as a 2025-11-25
-# server may, declared or not) and returns what the client answered.
-SAMPLING_SERVER = """\
-import json, sys
-pending = None
-def send(obj):
-    sys.stdout.write(json.dumps(obj) + "\\n"); sys.stdout.flush()
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg.get("id") == "sample-1":
-        said = msg.get("error") or msg.get("result")
-        send({"jsonrpc": "2.0", "id": pending, "result": {"content": [
-            {"type": "text", "text": json.dumps(said)}]}})
-        continue
-    if "id" not in msg:
-        continue
-    m = msg["method"]
-    if m == "initialize":
-        res = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-               "serverInfo": {"name": "sampler", "version": "1"}}
-    elif m == "tools/list":
-        res = {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}
-    elif m == "tools/call":
-        pending = msg["id"]
-        send({"jsonrpc": "2.0", "id": "sample-1", "method": "sampling/createMessage",
-              "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}],
-                         "maxTokens": 5}})
-        continue
-    elif m == "server/discover":
-        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}})
-        continue
-    else:
-        res = {}
-    send({"jsonrpc": "2.0", "id": msg["id"], "result": res})
-"""
-
-
 def test_a_sampling_request_is_refused_saying_there_is_no_model(tmp_path: Path) -> None:
-    ws = _server(tmp_path, SAMPLING_SERVER, "t")
+    message = {"role": "user", "content": {"type": "text", "text": "hi"}}
+    request = {"messages": [message], "maxTokens": 5}
+    server = asking_server(tmp_path, "sampling/createMessage", request)
+    ws = workspace(tmp_path / "ws", "s", server, {"t": "t"})
     rc, out, err = bridge(ws, "t", "--timeout", "30")
     assert rc == 0, err
     refusal = json.loads(out["text"])
