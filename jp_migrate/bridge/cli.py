@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from jp_migrate.bridge.errors import BridgeError
-from jp_migrate.bridge.modes import HOST_MODES, plain_local
+from jp_migrate.bridge.modes import HOST_MODES, HostMode, plain_local
 from jp_migrate.commands.options import F, jobs_option, quiet_option, report_option
 from jp_migrate.contract.jsontext import load_json
 from jp_migrate.errors import ContractError
@@ -135,7 +135,7 @@ def run(
     args_json: str | None,
     answers_json: str | None,
     options_json: str | None,
-    protocol: str,
+    protocol: HostMode,  # one of HOST_MODES (click.Choice)
     command: str | None,
     name: str | None,
     timeout: float | None,
@@ -174,7 +174,7 @@ def run(
             # One local run, read without the models when that is certain (most runs):
             # the JSON printed is `dump` of the same NormalizedOutcome (convert.host).
             first = run_local(target, inputs, inputs.answers, timeout=timeout)
-            plain = plain_local(first, protocol) if as_json else None  # type: ignore[arg-type]
+            plain = plain_local(first, protocol) if as_json else None
             if plain is not None:
                 click.echo(json.dumps(plain, indent=2, ensure_ascii=False))
                 return 1 if plain["is_error"] else 0
