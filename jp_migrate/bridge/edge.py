@@ -3,7 +3,7 @@
 Ctrl-C, SIGTERM and SIGHUP set STOPPED, which worker threads look at (a local
 tool's wait, a terminal prompt: a signal reaches the event loop, never them), and
 cancel the work (an MCP session kills its server on the way out); the signal is
-then raised again as the caller handles it, so the exit code says which it was.
+then raised as jp_migrate.interrupts raises it, so the exit code says which it was.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import signal
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
+
+from jp_migrate.interrupts import STOP_SIGNALS, Terminated
 
 T = TypeVar("T")
 
@@ -30,8 +32,7 @@ def run(work: Callable[[], Awaitable[T]]) -> T:
 
     # The stop signals not set to be ignored; none off the main thread (no handler there).
     main = threading.current_thread() is threading.main_thread()
-    names = [name for name in ("SIGINT", "SIGTERM", "SIGHUP") if main and hasattr(signal, name)]
-    numbers = [getattr(signal, name) for name in names]
+    numbers = STOP_SIGNALS if main else frozenset()
     previous = {n: signal.getsignal(n) for n in numbers if signal.getsignal(n) != signal.SIG_IGN}
     caught: list[signal.Signals] = []
     try:
@@ -43,11 +44,8 @@ def run(work: Callable[[], Awaitable[T]]) -> T:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-    if caught:  # raised as its handler (the CLI's for SIGTERM, Python's for Ctrl-C) raises it
-        handler = previous[caught[0]]
-        if callable(handler):
-            handler(caught[0], None)
-        raise KeyboardInterrupt
+    if caught:  # as the signal would have raised it in the work (jp_migrate.interrupts)
+        raise KeyboardInterrupt if caught[0] == signal.SIGINT else Terminated(caught[0])
     return done[0]
 
 
