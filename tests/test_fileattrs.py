@@ -14,7 +14,7 @@ def test_the_umask_is_read_once_at_start_up_never_set_from_a_thread() -> None:
     script = """
 import os, threading
 os.umask(0o027)
-from jp_migrate import fileattrs
+from jp_migrate.files import attrs as fileattrs
 def refuse(*args):
     raise AssertionError("the umask was set after start-up")
 os.umask = refuse

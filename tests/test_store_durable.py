@@ -20,7 +20,8 @@ import pytest
 from conftest import run_cli
 from store_support import legacy_events, responses, snapshot, write_conversation
 
-from jp_migrate.store import commit, durable, manifest
+from jp_migrate.files import durable
+from jp_migrate.store import commit, manifest
 from jp_migrate.store.api import StoreOptions, run_stores
 
 NAMES = [f"170000000{i:02d}-conversation" for i in range(5)]
@@ -197,7 +198,7 @@ def test_the_cli_reports_a_failed_sync_on_one_line_and_exits_2(tmp_path: Path) -
     hook.mkdir()
     (hook / "sitecustomize.py").write_text(
         "import errno, os\n"
-        "from jp_migrate.store import durable\n"
+        "from jp_migrate.files import durable\n"
         "durable.batchable = lambda path, device=None: True\n"
         "def syncfs(fd):\n"
         "    raise OSError(errno.EIO, os.strerror(errno.EIO) + ' (syncing the batch to disk)')\n"
@@ -265,7 +266,7 @@ def test_loading_the_store_runs_no_program() -> None:
         "def refuse(*args, **kwargs):\n"
         "    raise SystemExit(f'started a program: {args[1] if len(args) > 1 else kwargs}')\n"
         "subprocess.Popen.__init__ = refuse\n"
-        "from jp_migrate.store import durable, migrate, workers\n"
+        "from jp_migrate.files import durable\nfrom jp_migrate.store import migrate, workers\n"
         "print(durable.filesystem_type('.') is not None or not durable._LIBC)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

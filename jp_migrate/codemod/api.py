@@ -20,7 +20,7 @@ from jp_migrate.codemod.engine import Link, migrate_source
 from jp_migrate.codemod.imports import sibling_imports
 from jp_migrate.codemod.precheck import read_source
 from jp_migrate.contract.report import ToolFile
-from jp_migrate.fileattrs import keep_owner
+from jp_migrate.files.attrs import keep_owner
 
 CHUNK = 16  # files per task handed to a worker: enough to amortise the pickling
 

@@ -16,7 +16,8 @@ from typing import Literal
 
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store import manifest, safepath
+from jp_migrate.files import safepath
+from jp_migrate.store import manifest
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
 from jp_migrate.store.lock import LOCKS_DIR
 from jp_migrate.store.migrate import Migrate, Mode, Result, Settings

@@ -27,13 +27,14 @@ from dataclasses import dataclass, field
 
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store import durable, manifest
+from jp_migrate.files import durable
+from jp_migrate.store import manifest
 from jp_migrate.store.discover import EVENTS, Conversation
 from jp_migrate.store.load import StoredFile
 from jp_migrate.store.lock import HeldLock
 from jp_migrate.store.plan import Plan
 from jp_migrate.store.settings import Result, Settings
-from jp_migrate.store.write import (
+from jp_migrate.files.write import (
     commit,
     evict_cached,
     fsync_path,

@@ -22,10 +22,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store import manifest, safepath
+from jp_migrate.files import safepath
+from jp_migrate.store import manifest
 from jp_migrate.store.discover import StorageRoot, resolve_all
 from jp_migrate.store.lock import LOCKS_DIR
-from jp_migrate.store.write import unlink
+from jp_migrate.files.write import unlink
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jp_migrate.store import safepath
-from jp_migrate.store.write import StrPath, unlink
+from jp_migrate.files import safepath
+from jp_migrate.files.write import StrPath, unlink
 
 LOCKS_DIR = "locks"
 OURS = b"jp-migrate\n"  # the content of a lock file we created (a jp's holds something else)

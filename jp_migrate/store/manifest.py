@@ -33,7 +33,7 @@ from typing import Any
 import orjson
 
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.store import safepath
+from jp_migrate.files import safepath, write
 
 NAME_MAX = 255  # bytes in one file name: ext4, XFS, btrfs, tmpfs, APFS
 
@@ -238,12 +238,9 @@ def finish_run(
         data = orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n"
     except orjson.JSONEncodeError:  # a name that is not UTF-8: see _json_line
         data = json.dumps(manifest, indent=2).encode("ascii") + b"\n"
-    tmp = directory / f".{MANIFEST}.partial"
     try:
-        safepath.write_new(tmp, data)
-        os.replace(tmp, directory / MANIFEST)
+        write.install(directory / f".{MANIFEST}.partial", directory / MANIFEST, data)
     except OSError as exc:  # the journal still records the run: rollback works without this
-        _unlink_quietly(tmp)
         raise JpMigrateError(
             f"{directory / MANIFEST}: not written ({exc.strerror or exc}); "
             f"the run's journal beside it still records every file for rollback"

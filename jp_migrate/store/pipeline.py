@@ -33,7 +33,7 @@ from jp_migrate.store.lock import (
 )
 from jp_migrate.store.plan import Plan
 from jp_migrate.store.settings import Result, Settings
-from jp_migrate.store.write import temp_path, unlink
+from jp_migrate.files.write import temp_path, unlink
 
 LOCKED = "locked by a running jp"
 

@@ -32,9 +32,9 @@ from jp_migrate.store.load import (
     read_file,
 )
 from jp_migrate.store.plan import Plan
-from jp_migrate.store.safepath import is_regular
+from jp_migrate.files.safepath import is_regular
 from jp_migrate.store.settings import Action, Settings
-from jp_migrate.store.write import is_read_only
+from jp_migrate.files.write import is_read_only
 
 
 def _said(settings: Settings, done: str, would: str) -> str:

@@ -18,8 +18,8 @@ import os
 import shutil
 import stat
 
-from jp_migrate.fileattrs import created_mode, keep_mode, keep_owner
-from jp_migrate.store.safepath import create_new, is_regular
+from jp_migrate.files.attrs import created_mode, keep_mode, keep_owner
+from jp_migrate.files.safepath import create_new, is_regular, write_new
 
 TEMP_SUFFIX = ".jp-migrate.partial"
 
@@ -151,6 +151,17 @@ def write_temp(
             raise OSError(exc.errno, exc.strerror, tmp) from None
         raise
     return fd
+
+
+def install(tmp: StrPath, target: StrPath, data: bytes) -> None:
+    """`target` (in a directory the caller checked) replaced by `data` written to the new
+    file `tmp` beside it; `tmp` is removed whatever happens. Not fsynced: for records that
+    a journal already makes durable."""
+    try:
+        write_new(tmp, data)
+        os.replace(tmp, target)
+    finally:
+        unlink(tmp)
 
 
 def commit(tmp: str, target: str) -> None:
