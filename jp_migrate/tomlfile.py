@@ -14,9 +14,14 @@ MAX_DEPTH = 64
 
 def read_toml(path: Path, error: Callable[[str], Exception]) -> dict[str, Any]:
     """The parsed document; `error(reason)` is raised for an unreadable, non-UTF-8 or invalid
-    file, or one nested deeper than `MAX_DEPTH`."""
+    file, one that is not a regular file or is too large (`files.edit.READ_LIMIT`), or one
+    nested deeper than `MAX_DEPTH`. Newlines are kept as written (CRLF stays CRLF)."""
+    from jp_migrate.files.edit import NotRegular, read_bounded
+
     try:
-        text = path.read_text("utf-8")
+        text = read_bounded(path).decode("utf-8")
+    except NotRegular as exc:  # a FIFO, a device, a giant: never waited on nor read whole
+        raise error(str(exc).removeprefix(f"{path}: ")) from None
     except OSError as exc:
         raise error(f"cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from jp_migrate.bridge.command import CommandSpec
-from jp_migrate.bridge.config import find_root, load_workspace
+from jp_migrate.bridge.config import load_workspace
+from jp_migrate.files.workspace import find_workspace
 from jp_migrate.bridge.errors import BridgeError
 
 
@@ -103,13 +104,15 @@ def test_non_utf8_toml_names_the_file(ws: Path) -> None:
 
 def test_root_is_found_from_a_subdirectory_or_the_jp_dir(ws: Path) -> None:
     (ws / "src" / "deep").mkdir(parents=True)
-    assert find_root(ws / "src" / "deep") == ws.resolve()
-    assert find_root(ws / ".jp") == ws.resolve()
+    assert find_workspace(ws / "src" / "deep") == ws
+    assert find_workspace(ws / ".jp") == ws
+    assert load_workspace(ws / "src" / "deep").root == ws.resolve()
 
 
 def test_no_workspace(tmp_path: Path) -> None:
+    assert find_workspace(tmp_path) is None
     with pytest.raises(BridgeError, match="no .jp/ directory"):
-        find_root(tmp_path)
+        load_workspace(tmp_path)
 
 
 def test_package_exports_are_lazy() -> None:

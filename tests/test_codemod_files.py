@@ -19,17 +19,33 @@ def _one_line_error(stderr: str, name: str) -> str:
     return lines[0]
 
 
-def test_a_symlinked_tool_is_rewritten_through_the_link(tmp_path: Path) -> None:
+def test_a_symlinked_tool_is_refused_never_written_through(tmp_path: Path) -> None:
+    """The one link policy: a link where jp-migrate writes is refused, naming its target;
+    the other files are still migrated."""
     (tmp_path / "real").mkdir()
     (tmp_path / "tools").mkdir()
     real = tmp_path / "real" / "tool.py"
     real.write_text(SUCCESS, "utf-8")
     link = tmp_path / "tools" / "tool.py"
     link.symlink_to(Path("..") / "real" / "tool.py")
+    (tmp_path / "tools" / "other.py").write_text(SUCCESS, "utf-8")
     done = run_cli("tools", str(tmp_path / "tools"))
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr
+    assert "a symlink (to ../real/tool.py): not followed" in _one_line_error(done.stderr, "tool.py")
     assert link.is_symlink() and os.readlink(link) == str(Path("..") / "real" / "tool.py")
+    assert real.read_text("utf-8") == SUCCESS
+    assert (tmp_path / "tools" / "other.py").read_text("utf-8") == MIGRATED
+    assert run_cli("tools", str(real)).returncode == 0  # its target, named, is migrated
     assert real.read_text("utf-8") == MIGRATED
+
+
+def test_a_fifo_among_the_sources_is_one_line_not_a_hang(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "tool.py").write_text(SUCCESS, "utf-8")
+    done = run_cli("tools", str(tmp_path))
+    assert done.returncode == 2
+    assert "not a regular file" in _one_line_error(done.stderr, "pipe.py")
+    assert (tmp_path / "tool.py").read_text("utf-8") == MIGRATED
 
 
 @pytest.mark.parametrize("kind", ["read-only", "hard-linked"])

@@ -20,6 +20,7 @@ import pytest
 from conftest import run_cli
 from store_support import jp_try_lock, legacy_events, responses, write_conversation
 
+from jp_migrate.files.workspace import workspace_id
 from jp_migrate.store import userlocal
 from jp_migrate.store.discover import StorageRoot, user_local_roots
 from jp_migrate.store.lock import ConversationLocked, HeldLock, LockTable, lock_path
@@ -87,13 +88,13 @@ def test_workspace_id_is_the_last_line_of_dot_id(
     tmp_path: Path, text: str, expected: str | None
 ) -> None:
     (tmp_path / ".id").write_text(text, "utf-8")
-    assert userlocal.workspace_id(tmp_path) == expected
+    assert workspace_id(tmp_path) == expected
 
 
 def test_workspace_id_of_a_store_without_one_is_none(tmp_path: Path) -> None:
-    assert userlocal.workspace_id(tmp_path) is None
+    assert workspace_id(tmp_path) is None
     (tmp_path / ".id").write_bytes(b"\xff\xfe")
-    assert userlocal.workspace_id(tmp_path) is None
+    assert workspace_id(tmp_path) is None
 
 
 def test_user_dirs_are_named_by_the_workspace_id(tmp_path: Path, jp_data_home: Path) -> None:

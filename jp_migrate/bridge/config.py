@@ -18,6 +18,7 @@ from pydantic import AfterValidator, AliasChoices, ConfigDict, Field
 from jp_migrate.bridge.command import CommandSpec, parse_command
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.configfile import ConfigModel, NonEmpty, validated
+from jp_migrate.files.workspace import JP_DIR, find_workspace, workspace_id
 from jp_migrate.tomlfile import read_toml
 
 DEFAULT_STARTUP_SECS = 60  # JP's `startup_timeout_secs` default
@@ -224,20 +225,14 @@ def _note_origins(doc: Mapping[str, Any], path: Path, ws: Workspace) -> None:
         ws.origins[f"server:{name}"] = str(path)
 
 
-def find_root(directory: Path) -> Path:
-    """The workspace root for a directory: it, or the first parent, holding `.jp/`."""
-    directory = directory.resolve()
-    if directory.name == ".jp" and directory.is_dir():
-        return directory.parent
-    for candidate in (directory, *directory.parents):
-        if (candidate / ".jp").is_dir():
-            return candidate
-    raise BridgeError("no .jp/ directory here or in any parent", source=str(directory))
-
-
 def load_workspace(directory: Path) -> Workspace:
-    root = find_root(directory)
-    jp = root / ".jp"
+    """The workspace at or above `directory` (`files.workspace.find_workspace`), its
+    config merged in JP's precedence."""
+    found = find_workspace(directory)
+    if found is None:
+        raise BridgeError("no .jp/ directory here or in any parent", source=str(directory))
+    root = found.resolve()
+    jp = root / JP_DIR
     ws = Workspace(root=root)
     seen: set[Path] = set()
     config = jp / "config.toml"
@@ -263,14 +258,5 @@ def load_workspace(directory: Path) -> Workspace:
         if isinstance(servers, Mapping)
         else {}
     )
-    ws.workspace_id = _workspace_id(jp)
+    ws.workspace_id = workspace_id(jp)
     return ws
-
-
-def _workspace_id(jp: Path) -> str | None:
-    """JP's workspace id: the last line of `.jp/.id` (after a do-not-edit preamble)."""
-    try:
-        lines = (jp / ".id").read_text(encoding="utf-8").split()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return lines[-1] if lines else None

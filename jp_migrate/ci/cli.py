@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -114,13 +115,6 @@ def build_config(
     )
 
 
-def _workspace_of(directory: Path) -> Path:
-    """The JP workspace (a directory with `.jp/`) at or above `directory`, whose tools the
-    cases run; `directory` itself when there is none (the cases then name their error)."""
-    start = directory.resolve()
-    return next((d for d in (start, *start.parents) if (d / ".jp").is_dir()), start)
-
-
 @click.command()
 @click.argument(
     "path", type=click.Path(path_type=Path), default=Path("."), required=False, metavar="[PATH]"
@@ -231,7 +225,12 @@ def check(
     from jp_migrate.ci.run import run_check
     from jp_migrate.rules import rule_descriptions
 
-    workspace = _workspace_of(path if path.is_dir() else path.parent)
+    from jp_migrate.files.workspace import find_workspace
+
+    # The workspace whose tools the cases run; PATH's own directory when there is none
+    # (the cases then name their error).
+    start = path if path.is_dir() else path.parent
+    workspace = (find_workspace(start) or Path(os.path.abspath(start))).resolve()
     report = run_check(config, Path.cwd(), workspace, timings=timings)
     for problem in _problems(report):
         click.echo(problem, err=True)

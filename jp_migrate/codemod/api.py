@@ -18,9 +18,12 @@ from pathlib import Path
 from jp_migrate.codemod.discover import discover
 from jp_migrate.codemod.engine import Link, migrate_source
 from jp_migrate.codemod.imports import sibling_imports
-from jp_migrate.codemod.precheck import read_source
+from jp_migrate.codemod.precheck import decode_source
 from jp_migrate.contract.report import ToolFile
-from jp_migrate.files.attrs import keep_owner
+from jp_migrate.errors import JpMigrateError
+from jp_migrate.files import edit
+from jp_migrate.files.edit import Snapshot
+from jp_migrate.files.workspace import Boundary
 
 CHUNK = 16  # files per task handed to a worker: enough to amortise the pickling
 
@@ -38,38 +41,17 @@ def _display(path: Path) -> str:
     return path.as_posix()
 
 
-def _write(path: Path, text: str, encoding: str) -> None:
-    """Atomically (temporary beside it, fsync, rename), in the file's encoding, keeping its mode and owner.
-
-    `path` is the real file (a symlink is written through, never replaced).
-    """
-    info = os.stat(path)
-    tmp = path.with_name(f".{path.name}.jp-migrate.tmp")
-    try:
-        with open(tmp, "w", encoding=encoding, newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            keep_owner(handle.fileno(), info.st_uid, info.st_gid)
-            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))  # a tool script stays executable
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _refusal(path: Path) -> str | None:
-    """Why a file that would change is left as it is, or None (what `_write` cannot keep)."""
-    info = os.stat(path)
-    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+def _refusal(snapshot: Snapshot) -> str | None:
+    """Why a file that would change is left as it is, or None (what a rewrite cannot keep)."""
+    if not snapshot.mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         return "read-only file: left untouched (make it writable to migrate it)"
-    if info.st_nlink > 1:
+    if snapshot.links > 1:
         return (
-            f"hard-linked ({info.st_nlink} names): left untouched, a rewrite would "
+            f"hard-linked ({snapshot.links} names): left untouched, a rewrite would "
             "split it from its other names"
         )
-    if info.st_uid != os.geteuid() and os.geteuid() != 0:
-        return f"owned by another user (uid {info.st_uid}): left untouched, a rewrite would take it over"
+    if snapshot.uid != os.geteuid() and os.geteuid() != 0:
+        return f"owned by another user (uid {snapshot.uid}): left untouched, a rewrite would take it over"
     return None
 
 
@@ -85,7 +67,10 @@ def unified_diff(path: str, before: str, after: str) -> str:
 def migrate_file(path: Path, options: ToolsOptions, link: Link | None = None) -> ToolFile:
     shown = _display(path)
     try:
-        source, encoding = read_source(path)
+        snapshot = edit.read(path, Boundary.named(path))
+        source, encoding = decode_source(snapshot.data)
+    except JpMigrateError as exc:  # a link, a FIFO: refused, never followed nor waited on
+        return ToolFile(path=shown, status="error", message=str(exc).removeprefix(f"{path}: "))
     except (UnicodeDecodeError, LookupError):
         return ToolFile(
             path=shown,
@@ -102,11 +87,12 @@ def migrate_file(path: Path, options: ToolsOptions, link: Link | None = None) ->
         else None
     )
     if writes and result.output is not None:
-        real = Path(os.path.realpath(path))  # a symlink: its file is rewritten, the link kept
         try:
-            refused = _refusal(real)  # what a rewrite in place could not keep
+            refused = _refusal(snapshot)  # what a rewrite in place could not keep
             if refused is None:
-                _write(real, result.output, encoding)
+                edit.replace(snapshot, result.output.encode(encoding), Boundary.named(path))
+        except JpMigrateError as exc:  # changed since it was read, or being written
+            refused = str(exc).removeprefix(f"{path}: ")
         except OSError as exc:
             refused = f"cannot write: {exc.strerror or exc}"
         if refused is not None:
@@ -154,8 +140,8 @@ def migrate_tools(paths: Sequence[Path], options: ToolsOptions = ToolsOptions())
 
 def _source(path: Path) -> str | None:
     try:
-        return read_source(path)[0]
-    except (OSError, UnicodeDecodeError, LookupError):
+        return decode_source(edit.read_bounded(path))[0]
+    except (OSError, JpMigrateError, UnicodeDecodeError, LookupError):
         return None  # migrate_file reports it
 
 

@@ -30,8 +30,15 @@ _SKIP = re.compile(r"#\s*jp-migrate:\s*skip\b")
 
 
 def read_source(path: Path) -> tuple[str, str]:
-    """The text and its encoding, as Python reads source (PEP 263 cookie, BOM); newlines kept."""
-    data = path.read_bytes()
+    """The text and its encoding, as Python reads source (PEP 263 cookie, BOM); newlines kept.
+    A FIFO or a device is refused (an OSError), never waited on."""
+    from jp_migrate.files.edit import read_bounded
+
+    return decode_source(read_bounded(path))
+
+
+def decode_source(data: bytes) -> tuple[str, str]:
+    """`read_source` of bytes already read."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:  # an unknown encoding in the cookie

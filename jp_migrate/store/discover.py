@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.files.workspace import find_workspace
 from jp_migrate.store.userlocal import lock_roots, user_dirs, workspace_storages
 
 if TYPE_CHECKING:  # the report model: only a run that reports loads pydantic
@@ -257,9 +258,29 @@ def user_local_roots(path: Path) -> list[StorageRoot]:
     ]
 
 
+def _workspace_above(path: Path) -> Path | None:
+    """For a directory inside a workspace (not a store itself): that workspace, found
+    upward as git finds `.git`, spelt as the user spelt PATH (relative stays relative)."""
+    if not path.is_dir():
+        return None
+    absolute = _absolute(path)
+    found = find_workspace(absolute)
+    if found is None or found == absolute:
+        return None
+    return found if path.is_absolute() else Path(os.path.relpath(found))
+
+
 def resolve_all(path: Path, *, user_local: bool = True) -> list[tuple[StorageRoot, str | None]]:
-    """`resolve`, plus a workspace's user-local storage roots (all their conversations)."""
-    root, only = resolve(path)
+    """`resolve`, plus a workspace's user-local storage roots (all their conversations).
+    A directory inside a workspace stands for that workspace."""
+    try:
+        root, only = resolve(path)
+    except JpMigrateError:
+        above = _workspace_above(path)
+        if above is None:
+            raise
+        path = above
+        root, only = resolve(path)
     extra = user_local_roots(path) if user_local and only is None else []
     return [(root, only), *((user, None) for user in extra)]
 

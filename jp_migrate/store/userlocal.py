@@ -22,14 +22,15 @@ import re
 import sys
 from pathlib import Path
 
+from jp_migrate.files.workspace import JP_DIR, workspace_id
+
 APPLICATION = "jp"
 WORKSPACES = "workspace"  # `<data>/jp/workspace/`
-ID_FILE = ".id"
-STORAGE_DIR = ".jp"  # JP's default workspace storage directory name
+STORAGE_DIR = JP_DIR  # JP's default workspace storage directory name
 ROOTS = "roots"  # `<user dir>/roots/<key>.json`: {"path": <checkout root>, ...}
 LEGACY_LINK = "storage"  # older JP: `<user dir>/storage` → the workspace's `.jp/`
 
-_ID = re.compile(r"[0-9a-z]{5}")  # jp_workspace::Id: 5 characters of 0-9a-z
+_ID = re.compile(r"[0-9a-z]{5}")  # jp_workspace::Id: 5 characters of 0-9a-z (a directory's suffix)
 
 
 def data_dir() -> Path | None:
@@ -41,16 +42,6 @@ def data_dir() -> Path | None:
     if os.path.isabs(xdg):  # the XDG spec ignores a relative value, as `directories` does
         return Path(xdg, APPLICATION)
     return Path(home, ".local", "share", APPLICATION) if home else None
-
-
-def workspace_id(storage: Path) -> str | None:
-    """The id in `<storage>/.id` (its last line, `Id::load`), or None when absent or malformed."""
-    try:
-        lines = (storage / ID_FILE).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    last = lines[-1].strip() if lines else ""
-    return last if _ID.fullmatch(last) else None
 
 
 def _named_for(name: str, workspace: str) -> bool:
@@ -123,4 +114,4 @@ def lock_roots(storage: Path) -> tuple[str, ...]:
     return (*(os.fspath(d) for d in user_dirs(storage)), os.fspath(storage))
 
 
-__all__ = ["data_dir", "lock_roots", "user_dirs", "workspace_id", "workspace_storages"]
+__all__ = ["data_dir", "lock_roots", "user_dirs", "workspace_storages"]
