@@ -56,9 +56,13 @@ def test_adapt_then_undo_gives_back_every_byte(ws: Path) -> None:
         ".jp/mcp/tools/word_count.toml",
         ".jp/mcp/tools/delete_file.toml",
     }
-    # Only the edited values' lines differ: comments, order and layout are kept.
+    # Only the edited values' lines differ, each with its marker on a line of its own just
+    # above it: comments, order and layout are kept.
     for name in changed:
         old, new = before[name].decode().splitlines(), after[name].decode().splitlines()
+        markers = [i for i, line in enumerate(new) if line.startswith("# jp-migrate adapt: {")]
+        assert len(markers) == 1 and new[markers[0] + 1].startswith(("command = ", "program = "))
+        new = [line for i, line in enumerate(new) if i not in markers]
         assert len(old) == len(new)
         assert sum(a != b for a, b in zip(old, new, strict=True)) in (1, 2)
     code, _, err = adapt(ws, "--undo", *ALL)
@@ -104,8 +108,12 @@ def test_a_value_changed_by_hand_is_left_alone_without_force(ws: Path) -> None:
     text = path.read_text()
     assert text.count(" adapt --name") == 1 and "count_words.py" in text
     assert adapt(ws, "--tool", "word_count")[1].strip().endswith("already adapted")
-    # --undo restores what the adapter replaced in the first place.
-    assert adapt(ws, "--undo", "--tool", "word_count")[0] == 0
+    # The marker no longer records what the adapter runs: --undo says so, and only with
+    # --force restores what the adapter replaced in the first place, saying what.
+    code, out, _ = adapt(ws, "--undo", "--tool", "word_count")
+    assert code == 1 and "does not record what the adapter runs now" in out
+    code, out, _ = adapt(ws, "--undo", "--force", "--tool", "word_count")
+    assert code == 0 and "restored: command = \"python3 word_count.py '{{tool}}'\"" in out
     assert "command = \"python3 word_count.py '{{tool}}'\"\n" in path.read_text()
 
 
@@ -214,7 +222,11 @@ def test_a_command_table_of_its_own_is_adapted_in_place_and_undone(
     assert code == 0, err
     assert out.count("': adapted") == 2, out
     written = config.read_text()
-    assert "[conversation.tools.plain.command]" in written and "shell = true" in written
+    assert "[conversation.tools.plain.command]" in written
+    # The shell command runs as `sh -c` behind the adapter: its arguments are never quoted
+    # into a shell line.
+    assert "shell = false" in written and "shell = true" not in written
+    assert '"sh", "-c", "python3 word_count.py \\"$@\\"", "sh", "{{tool}}"]' in written
     assert adapt(ws, *tools)[1].count("already adapted") == 2
     cases = tmp_path / "cases.jsonl"
     cases.write_text(
@@ -315,13 +327,16 @@ def test_an_invalid_config_is_one_line_and_nothing_is_written(ws: Path) -> None:
     assert snapshot(ws) == before
 
 
-def test_a_symlinked_config_is_written_through(ws: Path, tmp_path: Path) -> None:
+def test_a_symlinked_config_is_refused_never_written_through(ws: Path, tmp_path: Path) -> None:
     real = tmp_path / "elsewhere.toml"
     link = ws / ".jp" / "mcp" / "tools" / "word_count.toml"
     shutil.move(link, real)
     link.symlink_to(real)
-    assert adapt(ws, "--tool", "word_count")[0] == 0
-    assert link.is_symlink() and " adapt --name " in real.read_text()
+    before = real.read_bytes()
+    code, out, err = adapt(ws, "--tool", "word_count", "--tool", "delete_file")
+    assert code == 2 and "word_count.toml: tool 'word_count': a symlink" in err, err
+    assert "delete_file.toml: tool 'delete_file': adapted" in out  # the rest is done
+    assert link.is_symlink() and real.read_bytes() == before
 
 
 def test_undo_unmigratable_undoes_exactly_what_unmigratable_did(ws: Path) -> None:
@@ -332,6 +347,8 @@ def test_undo_unmigratable_undoes_exactly_what_unmigratable_did(ws: Path) -> Non
     assert adapt(ws, "--tool", "word_count")[0] == 0  # a migratable tool, adapted by name
     code, out, _ = adapt(ws, "--undo", "--unmigratable")
     assert code == 0
-    assert out.splitlines() == [".jp/mcp/tools/shell.toml: tool 'shell': restored"]
+    assert out.splitlines() == [
+        ".jp/mcp/tools/shell.toml: tool 'shell': restored: command = \"sh tool.sh\""
+    ]
     assert adapt(ws, "--undo", "--tool", "word_count")[0] == 0
     assert snapshot(ws) == before

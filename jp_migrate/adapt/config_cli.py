@@ -57,27 +57,12 @@ def _unmigratable(root: Path, files: Sequence[Path], undo: bool) -> list[Target]
     return [Target("tool", name) for name in reasons]
 
 
-def _write(path: Path, text: str) -> None:
-    """Atomically (a temporary beside it, fsync, rename), keeping the file's mode;
-    a symlink is written through, never replaced."""
-    real = Path(os.path.realpath(path))
-    mode = os.stat(real).st_mode & 0o7777
-    tmp = real.with_name(f".{real.name}.jp-migrate.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(tmp, real)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def _show(change: Change, root: Path, dry: bool) -> None:
     what = "tool" if change.target.kind == "tool" else "MCP server"
     where = os.path.relpath(change.path, root)
+    if change.status == "error":  # the file could not be edited: on stderr, exit 2
+        _say(f"error: {where}: {what} {change.target.name!r}: {change.message}", err=True)
+        return
     note = " (not written)" if dry and change.status == "changed" else ""
     _say(f"{where}: {what} {change.target.name!r}: {change.message}{note}")
 
@@ -94,12 +79,12 @@ def run_config(
     force: bool,
     adapter: str,
 ) -> int:
-    from jp_migrate.bridge.config import find_root
     from jp_migrate.codemod.api import unified_diff
     from jp_migrate.errors import JpMigrateError
+    from jp_migrate.files.workspace import workspace_root
 
     try:
-        root = find_root(path)
+        root = workspace_root(path).resolve()
         adapter_words = tuple(shlex.split(adapter))
         if not adapter_words:
             raise ConfigError("--adapter-command is empty")
@@ -114,7 +99,7 @@ def run_config(
                 return 0
             raise ConfigError("name what to adapt: --tool NAME, --server NAME or --unmigratable")
         options = Options("undo" if undo else "adapt", force, adapter_words)
-        edited, changes = edit(targets, files, options)
+        edited, changes = edit(targets, files, options, root)
     except (JpMigrateError, ValueError) as exc:
         _say(f"error: {exc}", err=True)
         return 2
@@ -122,21 +107,33 @@ def run_config(
         _show(change, root, check or diff)
     # A value changed by hand left alone, or a tool that cannot be adapted: said, and exit 1.
     conflicts = any(change.status in ("conflict", "skipped") for change in changes)
+    failed = any(change.status == "error" for change in changes)
     if diff:
         for result in edited:
             sys.stdout.write(
                 unified_diff(os.path.relpath(result.path), result.before, result.after)
             )
     if check or diff:
-        return 1 if edited or conflicts else 0
-    return _apply(edited) or (1 if conflicts else 0)
+        return 2 if failed else 1 if edited or conflicts else 0
+    failed = not _apply(edited, root) or failed
+    return 2 if failed else 1 if conflicts else 0
 
 
-def _apply(edited: Sequence[Edited]) -> int:
+def _apply(edited: Sequence[Edited], root: Path) -> bool:
+    """Write every edited file (each only if unchanged since it was read); False when one
+    could not be written (said, one line each; the others are still written)."""
+    from jp_migrate.errors import JpMigrateError
+    from jp_migrate.files import edit
+    from jp_migrate.files.workspace import Boundary
+
+    done = True
     for result in edited:
         try:
-            _write(result.path, result.after)
+            edit.replace(result.snapshot, result.data(), Boundary.of(root))
+        except JpMigrateError as exc:  # changed meanwhile, or another run writing it
+            _say(f"error: {exc}", err=True)
+            done = False
         except OSError as exc:
             _say(f"error: {result.path}: cannot write: {exc.strerror or exc}", err=True)
-            return 2
-    return 0
+            done = False
+    return done

@@ -5,16 +5,26 @@ extends (recursively), then `.jp/mcp/tools/**/*.toml`, then `.jp/config.toml`;
 the last file that sets a tool's `command` (or a server's `command`) is the one
 JP obeys, so that is the one edited. tomlkit keeps everything else as written.
 
-Each edited value carries a marker in its inline comment: the value as it was
-written (TOML source) and a digest of what the adapter wrote. That is what
-`undo` restores, and how a value changed by hand since is recognised and left
-alone without `force` (RFD D08's conflict rule).
+Each edited value gets a marker, a comment on a line of its own just above it:
+the values as they were written (TOML source) and a digest of what the adapter
+wrote. That is what `undo` restores, and how a value changed by hand since is
+recognised and left alone without `force` (RFD D08's conflict rule).
+
+A marker is honoured only when it is exactly what `adapt` writes: one line,
+single TOML values, and, for `undo` without `force`, values that `adapt` would
+turn into exactly the command the file runs now. So a marker planted in a
+repository cannot make `undo` write anything the file does not already run.
+
+Files are read and written through `jp_migrate.files` inside the workspace:
+a file outside it (an `extends` leading out) or reached through a link is
+refused, one line each; bytes (CRLF, a BOM, trailing blanks) are kept.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shlex
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -23,14 +33,19 @@ from pathlib import Path
 from typing import Any, Literal
 
 import tomlkit
-from tomlkit.items import InlineTable, Item, Table
+from tomlkit.container import OutOfOrderTableProxy
+from tomlkit.items import Comment, InlineTable, Item, Table
 
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.files import edit as files
+from jp_migrate.files.workspace import Boundary
 from jp_migrate.tomlfile import read_toml
 
-MARKER = "jp-migrate adapt:"
+MARKER = "# jp-migrate adapt: "
+BOM = "\ufeff"
 Action = Literal["adapt", "undo"]
-Status = Literal["changed", "unchanged", "conflict", "skipped"]
+Status = Literal["changed", "unchanged", "conflict", "skipped", "error"]
+_DIGEST = re.compile(r"[0-9a-f]{16}")
 
 
 class ConfigError(JpMigrateError):
@@ -60,7 +75,13 @@ class Edited:
     path: Path
     before: str
     after: str
+    snapshot: files.Snapshot
     changes: list[Change] = field(default_factory=list)
+
+    def data(self) -> bytes:
+        """`after` as the file's bytes (its BOM, when it had one, kept)."""
+        bom = BOM if self.snapshot.data.startswith(BOM.encode("utf-8")) else ""
+        return (bom + self.after).encode("utf-8")
 
 
 # ── which files, in JP's precedence (lowest first) ──
@@ -177,27 +198,10 @@ def _digest(*sources: str) -> str:
     return hashlib.sha256("\n".join(sources).encode("utf-8")).hexdigest()[:16]
 
 
-def _marker(item: Item) -> dict[str, Any] | None:
-    comment = item.trivia.comment
-    at = comment.find(MARKER)
-    if at < 0:
-        return None
-    try:
-        marker = json.loads(comment[at + len(MARKER) :])
-    except ValueError:
-        return None
-    return marker if isinstance(marker, dict) else None
-
-
-def _trivia(item: Item) -> str:
-    """A value's comment with the blanks before it, as it was written."""
-    return item.trivia.comment_ws + item.trivia.comment if item.trivia.comment else ""
-
-
-def _mark(was: Any, comment: str, wrote: str) -> str:
-    """The marker comment: the value replaced (TOML source), its comment, a digest of ours."""
-    record = {"was": was, "comment": comment, "wrote": wrote}
-    return f"# {MARKER} {json.dumps(record, ensure_ascii=False, separators=(',', ':'))}"
+def _mark(was: Any, wrote: str) -> str:
+    """The marker comment: the values replaced (TOML source) and a digest of ours."""
+    record = {"was": was, "wrote": wrote}
+    return MARKER + json.dumps(record, ensure_ascii=True, separators=(",", ":"))
 
 
 def _value(source: str) -> Item:
@@ -205,14 +209,72 @@ def _value(source: str) -> Item:
     return tomlkit.parse(f"x = {source}\n").item("x")
 
 
-def _put(table: Any, key: str, item: Item, comment: str) -> None:
-    """Set `key` to `item` with exactly `comment`, the blanks before it included (tomlkit
-    keeps a replaced value's comment otherwise)."""
-    table[key] = item
-    placed = table.item(key)
-    text = comment.lstrip(" \t")
-    placed.trivia.comment = text
-    placed.trivia.comment_ws = (comment[: len(comment) - len(text)] or " ") if text else ""
+def _single_value(source: Any) -> bool:
+    """Whether `source` is the TOML source of one value and nothing else (no comment, no
+    table after it): what `adapt` records, read back byte for byte."""
+    if not isinstance(source, str):
+        return False
+    text = f"x = {source}\n"
+    try:
+        doc = tomlkit.parse(text)
+    except Exception:  # noqa: BLE001 - tomlkit's parse errors share no base class
+        return False
+    if list(doc) != ["x"] or doc.as_string() != text:
+        return False
+    item = doc.item("x")
+    return not item.trivia.comment and item.as_string() == source
+
+
+@dataclass(frozen=True)
+class Marker:
+    comment: Comment  # its line, kept to rewrite or remove it
+    was: dict[str, str | None]  # key → its source before adapt (None: it was absent)
+    wrote: str
+
+
+def _marker(
+    container: Any, keys: tuple[str, ...]
+) -> Marker | str | None:
+    """The marker on the line above `keys[0]`: None when there is none, a str saying why
+    when one is there but is not exactly what `adapt` writes (a planted or damaged one)."""
+    body = container.value.body if isinstance(container, Table) else container.body
+    index = next(
+        (i for i, (key, _) in enumerate(body) if key is not None and key.key == keys[0]), 0
+    )
+    if index == 0:
+        return None
+    key, item = body[index - 1]
+    if key is not None or not isinstance(item, Comment):
+        return None
+    text = item.trivia.comment
+    if not text.startswith(MARKER):
+        return None
+    damaged = "its adapt marker is not one jp-migrate wrote: left alone"
+    try:
+        record = json.loads(text[len(MARKER) :])
+    except ValueError:
+        return damaged
+    if not isinstance(record, dict) or set(record) != {"was", "wrote"}:
+        return damaged
+    was, wrote = record["was"], record["wrote"]
+    if _mark(was, wrote) != text or not isinstance(wrote, str) or not _DIGEST.fullmatch(wrote):
+        return damaged
+    sources = {keys[0]: was} if len(keys) == 1 else was
+    if not isinstance(sources, dict) or set(sources) != set(keys):
+        return damaged
+    if not _single_value(sources[keys[0]]) or not all(
+        v is None or _single_value(v) for v in sources.values()
+    ):
+        return damaged
+    return Marker(item, sources, wrote)
+
+
+def _holder(node: Any, key: str) -> Any:
+    """The table that holds `key` (of a table split in the file, the part holding it)."""
+    if isinstance(node, OutOfOrderTableProxy):
+        parts = getattr(node, "_tables", [])
+        return next((t for t in parts if key in t), None)
+    return node
 
 
 def _runs_adapter(value: Any, adapter: Sequence[str], *more: str) -> bool:
@@ -236,47 +298,58 @@ def _runs_adapter(value: Any, adapter: Sequence[str], *more: str) -> bool:
     return False
 
 
-def _adapted_command(command: Any, adapter: Sequence[str]) -> Item | str:
-    """A tool's `command` behind `adapt`, or why it cannot be (a str)."""
-    head = [*adapter, "adapt", "--name", "{{tool.name}}", "--"]
+def _argv(program: str, args: Sequence[Any], shell: bool, adapter: Sequence[str]) -> list[str]:
+    """The adapter's words for a `{program, args, shell}` command. JP runs a shell command
+    as `sh -c "<program> <quoted args>"`; `"$@"` quotes the args the same way, so they
+    stay arguments, whatever they hold."""
+    head = [*adapter[1:], "adapt", "--name", "{{tool.name}}", "--"]
+    if shell:
+        return [*head, "sh", "-c", f'{program} "$@"', "sh", *map(str, args)]
+    return [*head, program, *map(str, args)]
+
+
+def _adapted_command(values: Mapping[str, Any], adapter: Sequence[str]) -> dict[str, Item] | str:
+    """A tool's `command` (a string or an inline table) behind `adapt`, or why it cannot be."""
+    command = values.get("command")
     if isinstance(command, str):
         # JP splits the string into words, then renders each: the tool's own words follow.
         words = " ".join(shlex.quote(w) for w in adapter)
-        return tomlkit.string(f"{words} adapt --name '{{{{tool.name}}}}' -- {command}")
+        return {"command": tomlkit.string(f"{words} adapt --name '{{{{tool.name}}}}' -- {command}")}
     if isinstance(command, InlineTable):
         program = command.get("program")
-        args = list(command.get("args", []))
         if not isinstance(program, str):
             return "command.program is not a string"
-        if command.get("shell", False) is True:
-            # JP runs `sh -c "<program> <quoted args>"`; "$@" quotes the args the same way.
-            argv = [*head[1:], "sh", "-c", f'{program} "$@"', "sh", *args]
-        else:
-            argv = [*head[1:], program, *args]
+        shell = command.get("shell", False) is True
         table = tomlkit.inline_table()
-        table["program"] = head[0]
-        table["args"] = argv
-        return table
+        table["program"] = adapter[0]
+        table["args"] = _argv(program, list(command.get("args", [])), shell, adapter)
+        return {"command": table}
     return "command is neither a string nor a table"
 
 
-def _adapted_table(command: Table, adapter: Sequence[str]) -> dict[str, Item] | str:
-    """The keys of a `[….command]` table to change to run it behind `adapt` (the table,
-    its other keys and its layout stay), or why it cannot be (a str)."""
-    program = command.get("program")
+def _adapted_table(values: Mapping[str, Any], adapter: Sequence[str]) -> dict[str, Item] | str:
+    """The keys of a `[….command]` table that run it behind `adapt` (the table, its other
+    keys and its layout stay), or why it cannot be. A shell command becomes `sh -c` run
+    by the adapter, `shell = false`: its arguments are never quoted into a shell line."""
+    program = values.get("program")
     if not isinstance(program, str):
         return "command.program is not a string"
-    words = " ".join(shlex.quote(w) for w in adapter)
-    if command.get("shell", False) is True:
-        # JP runs `sh -c "<program> <quoted args>"`: the adapter is that program's first
-        # words, and runs the old program the same way ("$@" quotes the args alike).
-        inner = shlex.quote(f'{program} "$@"')
-        wrapped = f"{words} adapt --name '{{{{tool.name}}}}' -- sh -c {inner} sh"
-        return {"program": tomlkit.string(wrapped)}
+    shell = values.get("shell", False) is True
     args = tomlkit.array()
-    args.extend([*adapter[1:], "adapt", "--name", "{{tool.name}}", "--", program])
-    args.extend(list(command.get("args", [])))
-    return {"program": tomlkit.string(adapter[0]), "args": args}
+    args.extend(_argv(program, list(values.get("args") or []), shell, adapter))
+    new: dict[str, Item] = {"program": tomlkit.string(adapter[0]), "args": args}
+    if "shell" in values:
+        new["shell"] = tomlkit.item(False)
+    return new
+
+
+def _adapted_server(values: Mapping[str, Any], adapter: Sequence[str]) -> dict[str, Item] | str:
+    command, args = values.get("command"), values.get("arguments", [])
+    if not isinstance(command, str) or not isinstance(args, list):
+        return "command must be a string and arguments a list"
+    new_args = tomlkit.array()
+    new_args.extend([*adapter[1:], "adapt", "--mcp", "--", command, *map(str, args)])
+    return {"command": tomlkit.string(adapter[0]), "arguments": new_args}
 
 
 @dataclass(frozen=True)
@@ -286,122 +359,196 @@ class Options:
     adapter: tuple[str, ...] = ("jp-migrate",)
 
 
-def _edit_tool(table: Table, target: Target, options: Options) -> tuple[Status, str]:
-    item = table.item("command")
-    if isinstance(item, Table):  # `[….command]`: its program and args, the marker on program
-        return _edit_values(
-            item,
-            ("program", "args"),
-            options,
-            lambda: _runs_adapter(item, options.adapter),
-            lambda: _adapted_table(item, options.adapter),
-        )
+@dataclass
+class Rendering:
+    """Markers are placed by text: a token tomlkit writes (a NUL, which TOML text never
+    holds) is replaced by the marker's line once the document is rendered."""
 
-    def adapted() -> dict[str, Item] | str:
-        new = _adapted_command(table["command"], options.adapter)
-        return {"command": new} if isinstance(new, Item) else new
+    newline: str
+    swaps: list[tuple[str, str]] = field(default_factory=list)
 
-    return _edit_values(
-        table,
-        ("command",),
-        options,
-        lambda: _runs_adapter(table["command"], options.adapter),
-        adapted,
-    )
+    def token(self, replacement: str) -> str:
+        token = f"\0{len(self.swaps)}\0"
+        self.swaps.append((token, replacement))
+        return token
+
+    def render(self, doc: Any) -> str:
+        text: str = doc.as_string()
+        for token, replacement in self.swaps:
+            text = text.replace(token, replacement)
+        return text
 
 
-def _edit_server(table: Table, target: Target, options: Options) -> tuple[Status, str]:
-    def words() -> dict[str, Any]:
-        return {"program": table.get("command"), "args": table.get("arguments", [])}
+@dataclass(frozen=True)
+class Values:
+    """One target's values: the keys edited together (the marker above the first), how
+    to adapt them, and how to tell they already run the adapter."""
 
-    def adapted() -> dict[str, Item] | str:
-        command, args = words().values()
-        if not isinstance(command, str) or not isinstance(args, list):
-            return "command must be a string and arguments a list"
-        new_args = tomlkit.array()
-        new_args.extend([*options.adapter[1:], "adapt", "--mcp", "--", command, *map(str, args)])
-        return {"command": tomlkit.string(options.adapter[0]), "arguments": new_args}
+    keys: tuple[str, ...]
+    adapted: Callable[[Mapping[str, Any], Sequence[str]], dict[str, Item] | str]
+    more: tuple[str, ...] = ()  # the adapter's words after `adapt` (`--mcp` for servers)
 
-    return _edit_values(
-        table,
-        ("command", "arguments"),
-        options,
-        lambda: _runs_adapter(words(), options.adapter, "--mcp"),
-        adapted,
-    )
+    def runs_adapter(self, current: Mapping[str, Any], adapter: Sequence[str]) -> bool:
+        if self.keys == ("command",):
+            return _runs_adapter(current.get("command"), adapter)
+        if self.more:  # a server: its command and arguments as one command
+            words = {"program": current.get("command"), "args": current.get("arguments", [])}
+            return _runs_adapter(words, adapter, *self.more)
+        return _runs_adapter(dict(current), adapter)
 
 
-def _sources(table: Table, keys: Sequence[str]) -> list[str]:
-    return [table.item(k).as_string() if k in table else "" for k in keys]
+def _values(table: Any, target: Target) -> tuple[Any, Values] | str:
+    """Where `target`'s values live (the table holding them) and what they are."""
+    if target.kind == "server":
+        return table, Values(("command", "arguments"), _adapted_server, ("--mcp",))
+    holder = _holder(table, "command")
+    if holder is None:
+        return "its table is split in a way jp-migrate cannot edit: adapt it by hand"
+    command = holder.item("command") if isinstance(holder, Table) else None
+    if isinstance(command, Table | OutOfOrderTableProxy):
+        inner = _holder(command, "program")
+        if inner is None:
+            return "command.program is not a string"
+        return inner, Values(("program", "args", "shell"), _adapted_table)
+    return holder, Values(("command",), _adapted_command)
 
 
-def _edit_values(
-    table: Table,
-    keys: tuple[str, ...],
-    options: Options,
-    runs_adapter: Callable[[], bool],
-    adapted: Callable[[], dict[str, Item] | str],
+def _current(table: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+    return {k: table[k] for k in keys if k in table}
+
+
+def _sources(table: Any, keys: tuple[str, ...]) -> dict[str, str | None]:
+    return {k: (table.item(k).as_string() if k in table else None) for k in keys}
+
+
+def _wrote(sources: Mapping[str, str | None], keys: tuple[str, ...]) -> str:
+    return _digest(*(sources[k] or "" for k in keys))
+
+
+def _would_write(
+    was: Mapping[str, str | None], values: Values, adapter: Sequence[str]
+) -> dict[str, str | None] | None:
+    """The sources `adapt` would write for the values `was` (None: not adaptable)."""
+    doc = tomlkit.parse("".join(f"{k} = {v}\n" for k, v in was.items() if v is not None))
+    new = values.adapted({k: doc[k] for k in doc}, adapter)
+    if isinstance(new, str):
+        return None
+    return {k: (new[k].as_string() if k in new else was[k]) for k in values.keys}
+
+
+def _edit_one(
+    table: Any, target: Target, options: Options, rendering: Rendering
 ) -> tuple[Status, str]:
-    """Adapt (or undo) the values `keys` of `table` together. The marker, on the first,
-    records each as written (one value: its source; several: a table of them, None for
-    one that was absent) and a digest of them all as the adapter left them."""
-    first = keys[0]
-    marker = _marker(table.item(first)) if first in table else None
-    current = _sources(table, keys)
+    located = _values(table, target)
+    if isinstance(located, str):
+        return "skipped", located
+    holder, values = located
+    if isinstance(holder, InlineTable):
+        return "skipped", "defined in an inline table: adapt it by hand (or write it as a table)"
+    keys = values.keys
+    if keys[0] not in holder:
+        return "skipped", f"no {keys[0]} to adapt"
+    marker = _marker(holder, keys)
+    if isinstance(marker, str):
+        return "conflict", marker
+    current = _sources(holder, keys)
     if marker is not None:
-        if marker.get("wrote") != _digest(*current) and not options.force:
+        ours = marker.wrote == _wrote(current, keys)
+        if not ours and not options.force:
             return "conflict", "changed by hand since it was adapted: left alone (--force)"
-        if options.action == "adapt" and marker.get("wrote") == _digest(*current):
-            return "unchanged", "already adapted"
-        was = marker.get("was")
         if options.action == "undo":
-            return _restore(table, keys, was, str(marker.get("comment") or ""))
-        if runs_adapter():  # --force: ours, edited by hand
-            comment = _mark(was, marker.get("comment") or "", _digest(*current))
-            table.item(first).trivia.comment = comment
+            return _undo(holder, values, marker, current, options, rendering)
+        if ours:
+            return "unchanged", "already adapted"
+        if values.runs_adapter(_current(holder, keys), options.adapter):  # --force: ours, edited
+            marker.comment.trivia.comment = _mark(_recorded(marker.was, keys), _wrote(current, keys))
             return "changed", "changed by hand since it was adapted: marked as it is now (--force)"
     if options.action == "undo":
         return "unchanged", "not adapted"
-    if runs_adapter():
+    if values.runs_adapter(_current(holder, keys), options.adapter):
         return "unchanged", "already runs the adapter (no marker: --undo cannot restore it)"
-    new = adapted()
+    new = values.adapted(_current(holder, keys), options.adapter)
     if isinstance(new, str):
         return "skipped", new
-    was: Any = current[0]
-    if len(keys) > 1:
-        was = {k: (source if k in table else None) for k, source in zip(keys, current)}
-    for key in keys[1:]:
+    for key in keys:
         if key in new:
-            table[key] = new[key]
-    wrote = _digest(new[first].as_string(), *_sources(table, keys)[1:])
-    _put(table, first, new[first], _mark(was, _trivia(table.item(first)), wrote))
+            holder[key] = new[key]
+    first = holder.item(keys[0])
+    indent = first.trivia.indent
+    mark = _mark(_recorded(current, keys), _wrote(_sources(holder, keys), keys))
+    first.trivia.indent = rendering.token(indent + mark + rendering.newline) + indent
     return "changed", "adapted"
 
 
-def _restore(table: Table, keys: tuple[str, ...], was: Any, comment: str) -> tuple[Status, str]:
-    """Put back the values a marker recorded (`was`), the first with its old comment."""
-    sources = {keys[0]: was} if len(keys) == 1 else was
-    if not isinstance(sources, dict) or not isinstance(sources.get(keys[0]), str):
-        return "conflict", "its adapt marker is damaged: left alone"
+def _recorded(sources: Mapping[str, str | None], keys: tuple[str, ...]) -> Any:
+    """What a marker records: one value's source, or a table of them (None: absent)."""
+    return sources[keys[0]] if len(keys) == 1 else {k: sources[k] for k in keys}
+
+
+def _undo(
+    holder: Any,
+    values: Values,
+    marker: Marker,
+    current: Mapping[str, str | None],
+    options: Options,
+    rendering: Rendering,
+) -> tuple[Status, str]:
+    """Put back what the marker recorded, once it is clear that `adapt` made the values
+    the file holds now from exactly those (else only with --force, saying what)."""
+    keys = values.keys
+    if not options.force and _would_write(marker.was, values, options.adapter) != dict(current):
+        return "conflict", (
+            "its marker does not record what the adapter runs now (another --adapter-command?): "
+            "left alone (--force restores it anyway)"
+        )
     for key in keys[1:]:
-        if isinstance(sources.get(key), str):
-            table[key] = _value(sources[key])
-        elif key in table:
-            del table[key]
-    _put(table, keys[0], _value(sources[keys[0]]), comment)
-    return "changed", "restored"
+        source = marker.was.get(key)
+        if source is not None:
+            holder[key] = _value(source)
+        elif key in holder:
+            del holder[key]
+    holder[keys[0]] = _value(str(marker.was[keys[0]]))
+    marker.comment.trivia.indent = ""
+    marker.comment.trivia.trail = ""
+    marker.comment.trivia.comment = rendering.token("")
+    restored = ", ".join(f"{k} = {v}" for k, v in marker.was.items() if v is not None)
+    return "changed", f"restored: {restored}"
+
+
+def original_command(files_: Sequence[Path], target: Target) -> Any | None:
+    """The `command` the adapter replaced for a tool it adapted (from its marker), else None."""
+    path = defining_file(files_, target)
+    if path is None:
+        return None
+    try:
+        doc = tomlkit.parse(path.read_text(encoding="utf-8").removeprefix(BOM))
+        located = _values(_toml_table(doc, target), target)
+        if isinstance(located, str):
+            return None
+        holder, values = located
+        marker = _marker(holder, values.keys)
+        if not isinstance(marker, Marker):
+            return None
+        if values.keys == ("command",):
+            return _value(str(marker.was["command"])).unwrap()
+        command = {k: _value(v).unwrap() for k, v in marker.was.items() if v is not None}
+        return command
+    except Exception:  # noqa: BLE001 - a marker that does not read back names no command
+        return None
 
 
 def edit(
-    targets: Sequence[Target], files: Sequence[Path], options: Options
+    targets: Sequence[Target], files_: Sequence[Path], options: Options, root: Path
 ) -> tuple[list[Edited], list[Change]]:
     """The edits for `targets` (files untouched): each edited file, and every target's outcome.
 
-    A target no file defines is a ConfigError.
+    A target no file defines is a ConfigError. A file that cannot be edited (outside the
+    workspace `root`, reached through a link, not valid TOML) gives one `error` Change per
+    target in it; the other files are still edited.
     """
     by_file: dict[Path, list[Target]] = {}
     for target in targets:
-        path = defining_file(files, target)
+        path = defining_file(files_, target)
         if path is None:
             what = "tool" if target.kind == "tool" else "MCP server"
             raise ConfigError(f"no {what} named {target.name!r} with a command in the config")
@@ -409,31 +556,42 @@ def edit(
     edited: list[Edited] = []
     changes: list[Change] = []
     for path, wanted in by_file.items():
-        before = path.read_text(encoding="utf-8")
         try:
-            doc = tomlkit.parse(before)
-        except Exception as exc:  # noqa: BLE001 - tomlkit's parse errors share no base class
-            raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-        result = Edited(path, before, before)
-        for target in wanted:
-            table = _toml_table(doc, target)
-            edit_one = _edit_tool if target.kind == "tool" else _edit_server
-            status, message = edit_one(table, target, options)
-            result.changes.append(Change(target, path, status, message))
-        result.after = doc.as_string()
-        try:  # what is written must read back as TOML, whatever tomlkit made of an odd file
-            tomllib.loads(result.after)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(
-                f"{path}: the edit would not be valid TOML ({exc}): left alone"
-            ) from None
+            result = _edit_file(path, wanted, options, Boundary.of(root))
+        except (JpMigrateError, OSError) as exc:
+            reason = str(exc) if isinstance(exc, JpMigrateError) else (exc.strerror or str(exc))
+            changes += [Change(t, path, "error", reason.removeprefix(f"{path}: ")) for t in wanted]
+            continue
         changes += result.changes
-        if result.after != before:
+        if result.after != result.before:
             edited.append(result)
     return edited, changes
 
 
-def _toml_table(doc: Any, target: Target) -> Table:
+def _edit_file(path: Path, wanted: Sequence[Target], options: Options, boundary: Boundary) -> Edited:
+    snapshot = files.read(path, boundary)
+    try:
+        before = snapshot.data.decode("utf-8").removeprefix(BOM)
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not valid UTF-8") from None
+    try:
+        doc = tomlkit.parse(before)
+    except Exception as exc:  # noqa: BLE001 - tomlkit's parse errors share no base class
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    rendering = Rendering("\r\n" if "\r\n" in before else "\n")
+    result = Edited(path, before, before, snapshot)
+    for target in wanted:
+        status, message = _edit_one(_toml_table(doc, target), target, options, rendering)
+        result.changes.append(Change(target, path, status, message))
+    result.after = rendering.render(doc)
+    try:  # what is written must read back as TOML, whatever tomlkit made of an odd file
+        tomllib.loads(result.after)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: the edit would not be valid TOML ({exc}): left alone") from None
+    return result
+
+
+def _toml_table(doc: Any, target: Target) -> Any:
     keys = ("conversation", "tools") if target.kind == "tool" else ("providers", "mcp")
     node = doc
     for key in (*keys, target.name):
