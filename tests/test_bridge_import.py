@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def test_an_existing_file_is_kept_without_force(tmp_path: Path) -> None:
     assert [p.name for p in tools.iterdir()] == ["convert_time.toml"]  # no temporary left
 
 
-def test_force_replaces_a_symlink_never_writes_through_it(tmp_path: Path) -> None:
+def test_a_symlink_is_refused_even_with_force_never_written_through(tmp_path: Path) -> None:
     ws = _time_ws(tmp_path / "ws")
     outside = tmp_path / "outside.toml"
     outside.write_text("# not the workspace's\n", encoding="utf-8")
@@ -71,9 +72,21 @@ def test_force_replaces_a_symlink_never_writes_through_it(tmp_path: Path) -> Non
     proc = run_cli(
         "bridge", "import", "--mcp", "time", "--tool", "convert_time", "--force", "-w", str(ws)
     )
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 2
+    assert "convert_time.toml: a symlink" in proc.stderr and len(proc.stderr.splitlines()) == 1
     assert outside.read_text(encoding="utf-8") == "# not the workspace's\n"
-    assert not (tools / "convert_time.toml").is_symlink()
+    assert (tools / "convert_time.toml").is_symlink()
+
+
+def test_a_linked_tools_directory_is_refused(tmp_path: Path) -> None:
+    ws = _time_ws(tmp_path / "ws")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (ws / ".jp" / "mcp").mkdir(parents=True)
+    (ws / ".jp" / "mcp" / "tools").symlink_to(elsewhere, target_is_directory=True)
+    proc = run_cli("bridge", "import", "--mcp", "time", "-w", str(ws))
+    assert proc.returncode == 2 and "tools: a symlink" in proc.stderr
+    assert list(elsewhere.iterdir()) == []
 
 
 def test_a_tool_the_server_does_not_offer_is_named(tmp_path: Path) -> None:
@@ -114,7 +127,21 @@ def test_the_reference_server_tools_with_defaults_and_enums(tmp_path: Path) -> N
 NAMES = json.dumps(
     [
         {"name": n, "description": "d", "inputSchema": {"type": "object"}}
-        for n in ("../../escape", "..", "fine.tool")
+        for n in ("../../escape", "..", "...", ".hidden", "-rf", "fine.tool")
+    ]
+    + [
+        {
+            "name": "nulls",
+            "description": "d",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "a": {"type": "object", "default": {"x": None}},
+                    "b": {"type": "array", "enum": [[1, None], [2]]},
+                    "c": {"type": "string", "default": "kept"},
+                },
+            },
+        }
     ]
 )
 
@@ -128,7 +155,17 @@ def test_a_tool_name_that_is_no_file_name_is_refused_and_nothing_escapes(tmp_pat
     proc = run_cli("bridge", "import", "--mcp", "n", "-w", str(ws), "--timeout", "30")
     assert proc.returncode == 2
     errors = proc.stderr.splitlines()
-    assert len(errors) == 2 and all("not a name a file can have" in e for e in errors), errors
+    assert len(errors) == 5 and all("not a name a file can have" in e for e in errors), errors
+    assert "Traceback" not in proc.stderr
     tools = ws / ".jp" / "mcp" / "tools"
-    assert [p.name for p in tools.iterdir()] == ["fine.tool.toml"]
+    assert sorted(p.name for p in tools.iterdir()) == ["fine.tool.toml", "nulls.toml"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["names.py", "ws"]
+    # A new file's mode is the umask's default, not 0600.
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert (tools / "fine.tool.toml").stat().st_mode & 0o777 == 0o666 & ~umask
+    # TOML has no null: a default or enum holding one is left to the server's schema.
+    nulls = tomllib.loads((tools / "nulls.toml").read_text(encoding="utf-8"))
+    parameters = nulls["conversation"]["tools"]["nulls"]["parameters"]
+    assert "default" not in parameters["a"] and "enum" not in parameters["b"]
+    assert parameters["c"]["default"] == "kept"

@@ -4,27 +4,28 @@ Lists the tools of a server configured in `[providers.mcp.<server>]` and writes
 one `.jp/mcp/tools/<tool>.toml` per tool: `source = "mcp.<server>.<tool>"`,
 summary and description from the tool's definition, parameters from its input
 schema. An existing file is left alone unless `force`; a file is written whole
-(a temporary file renamed over it) or not at all.
+or not at all, through `jp_migrate.files` (a link where it would go is refused).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Mapping
-from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.errors import JpMigrateError
+from jp_migrate.files import edit
+from jp_migrate.files.workspace import JP_DIR, Boundary
 
 if TYPE_CHECKING:
     from mcp_types import Tool
 
-# MCP's tool-name characters (2025-11-25); anything else could not be a file name safely.
-_TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+# MCP's tool-name characters (2025-11-25), and not a leading `.` or `-`: a name that is a
+# hidden file, `..`, or an option to whoever lists the directory is refused.
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
 # The JSON Schema keywords a parameter keeps (JP's parameter config: type, required,
 # summary, description, default, enum); anything else stays with the server.
 _TYPES = ("string", "number", "integer", "boolean", "array", "object")
@@ -57,11 +58,26 @@ def _parameter(name: str, schema: Any, required: bool) -> dict[str, Any]:
         entry["summary"] = summary
     if description:
         entry["description"] = description
-    if schema.get("default") is not None:
+    if schema.get("default") is not None and not _holds_null(schema["default"]):
         entry["default"] = schema["default"]
-    if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+    if isinstance(schema.get("enum"), list) and not _holds_null(schema["enum"]):
         entry["enum"] = list(schema["enum"])
     return entry
+
+
+def _holds_null(value: Any) -> bool:
+    """Whether a JSON value holds a null anywhere: TOML has none, so such a default or enum
+    is left to the server's schema."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if item is None:
+            return True
+        if isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def tool_document(server: str, tool: Any) -> str:
@@ -94,22 +110,6 @@ def tool_document(server: str, tool: Any) -> str:
     return tomlkit.dumps(doc)
 
 
-def _write(path: Path, text: str) -> None:
-    """`text` to `path` whole, or not at all: a temporary file beside it, renamed over it
-    (a symlink at `path` is replaced, never written through)."""
-    fd, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(partial, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(partial)
-        raise
-
-
 def import_tools(
     directory: Path,
     server_name: str,
@@ -137,19 +137,26 @@ def import_tools(
         offered = ", ".join(sorted(by_name)) or "none"
         raise BridgeError(f"has no tool {tool!r} (it offers: {offered})", source=session.label)
     chosen = [by_name[tool]] if tool is not None else definitions
-    target = ws.root / ".jp" / "mcp" / "tools"
+    target = ws.root / JP_DIR / "mcp" / "tools"
+    boundary = Boundary.of(ws.root)
     results: list[Imported] = []
     for definition in chosen:
         path = target / f"{definition.name}.toml"
-        if not _TOOL_NAME.fullmatch(definition.name) or definition.name in (".", ".."):
+        if not _TOOL_NAME.fullmatch(definition.name):
             results.append(Imported(definition.name, path, "not a name a file can have"))
             continue
-        if (path.exists() or path.is_symlink()) and not force:
+        try:
+            data = tool_document(server_name, definition).encode("utf-8")
+            if force:
+                edit.put(path, data, boundary, create_dirs=True)
+            else:
+                edit.create(path, data, boundary, create_dirs=True)
+        except edit.FileExists:
             results.append(Imported(definition.name, path, "exists; --force to overwrite it"))
             continue
-        try:
-            target.mkdir(parents=True, exist_ok=True)
-            _write(path, tool_document(server_name, definition))
+        except JpMigrateError as exc:  # a link on the way, another run writing it
+            results.append(Imported(definition.name, path, str(exc).removeprefix(f"{path}: ")))
+            continue
         except OSError as exc:
             results.append(Imported(definition.name, path, f"cannot write: {exc.strerror or exc}"))
             continue
