@@ -8,7 +8,9 @@ Exit codes: 0 nothing to do / all good, 1 something would change or differs,
 
 from __future__ import annotations
 
+import errno
 import importlib
+import io
 import os
 import sys
 from typing import NoReturn
@@ -122,9 +124,22 @@ def _on_termination() -> None:
             signal.signal(number, _terminated)
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when its descriptor was closed (`>&-`): a write fails, one line and
+    exit 2 (as `ls` and `cat` do), instead of Python's None and a traceback."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "cannot write the output: standard output is closed")
+
+
 def main(argv: list[str] | None = None) -> None:
     from jp_migrate.errors import JpMigrateError
 
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
     _on_termination()
     try:
         code = cli.main(args=argv, prog_name="jp-migrate", standalone_mode=False)
@@ -143,17 +158,26 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"error: {line(str(exc))}", err=True)
         sys.exit(2)
     except BrokenPipeError:
-        sys.exit(1)
+        _broken_pipe()
     except OSError as exc:  # e.g. the output could not be written (a full disk)
         _os_error(exc)
     except KeyboardInterrupt as exc:
         sys.exit(_interrupted_code(exc))
     try:
         sys.stdout.flush()  # what is still buffered must reach its file now, or say why not
+    except BrokenPipeError:
+        _broken_pipe()
     except OSError as exc:
         _os_error(exc)
     # Subcommands return their exit code.
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _broken_pipe() -> NoReturn:
+    """The reader went away (`| head`): quietly, exit 1, as click (and so black) does for
+    the same. Not `sys.exit`: the interpreter's own flush of what is still buffered would
+    fail again, with a traceback."""
+    os._exit(1)
 
 
 def _os_error(exc: OSError) -> NoReturn:

@@ -116,8 +116,10 @@ def load_cases(path: Path, *, tool: str | None = None) -> list[Case]:
     hold the cases of several tools; with `tool` given, only its lines (and
     lines naming no tool) are kept.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
+    from jp_migrate.files.edit import read_bounded
+
+    try:  # a FIFO or a device (/dev/zero) is refused, never waited on nor read without end
+        text = read_bounded(path).decode("utf-8")
     except OSError as exc:
         raise ContractError(f"cannot read: {exc.strerror or exc}", source=str(path)) from None
     except UnicodeDecodeError as exc:

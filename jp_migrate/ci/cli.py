@@ -238,5 +238,7 @@ def check(
         for attention in _attention(report):
             click.echo(attention)
     sys.stdout.flush()
-    emit_reports(report, specs, rules=rule_descriptions())
+    # A config's report files stay in its repository; a --report FILE may go anywhere.
+    within = config.source.parent if config.report and not reports and config.source else None
+    emit_reports(report, specs, rules=rule_descriptions(), within=within)
     return report.exit_code

@@ -2,7 +2,9 @@
 
 A `.jp-migrate.toml` holds the keys at its top level (or under `[tool.jp-migrate]`,
 so one table can be moved between the two files). Relative paths in a config
-file resolve against the file's directory; command-line flags override keys.
+file resolve against the file's directory and must stay in it (`..`, an
+absolute path or a link leading out is refused: a repository's config never
+sends `check` outside the repository); command-line flags override keys.
 
     paths = ["."]                 # what to check (default: the config file's directory)
     store-paths = [".jp"]         # only for the store dry run (default: paths)
@@ -28,6 +30,7 @@ file resolve against the file's directory; command-line flags override keys.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -37,6 +40,7 @@ from pydantic import AfterValidator, Field
 
 from jp_migrate.configfile import KebabModel, NonEmpty, Seconds, validated
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.files.workspace import within
 from jp_migrate.tomlfile import read_toml
 
 CONFIG_FILE = ".jp-migrate.toml"
@@ -150,19 +154,40 @@ class ConfigTable(KebabModel):
     verify: VerifySection | None = None
 
 
-def _rule(base: Path, rule: str) -> str:
+def _inside(where: Path, key: str, value: str, *, written: bool = False) -> Path:
+    """`value` resolved against the config's directory, which it must not leave: a config
+    (a repository's, in CI) names only what lies in its repository. What is read is judged
+    by its real path (a link out is refused); what is written by its name (the write
+    itself refuses a link on the way)."""
+    base = where.parent
+    path = base / value
+    inside = within(path, base) if written else within(os.path.realpath(path), os.path.realpath(base))
+    if not inside:
+        raise ConfigError(
+            where,
+            key,
+            f"{value!r} lies outside {base}: a config names only what is in its repository "
+            "(name it on the command line instead)",
+        )
+    return path
+
+
+def _rule(where: Path, rule: str) -> str:
     """A store rule id, or a directory of rule files (resolved against the config's directory)."""
+    base = where.parent
     if "/" in rule or rule.startswith(".") or (base / rule).is_dir():
-        return str(base / rule)
+        return str(_inside(where, "rules", rule))
     return rule
 
 
-def _report(base: Path, spec: str) -> str:
+def _report(where: Path, spec: str) -> str:
     """A report spec whose FILE is resolved against the config's directory."""
     from jp_migrate.report import STDOUT, parse_spec
 
     parsed = parse_spec(spec)
-    return spec if parsed.target == STDOUT else f"{parsed.fmt}={base / parsed.target}"
+    if parsed.target == STDOUT:
+        return spec
+    return f"{parsed.fmt}={_inside(where, 'report', parsed.target, written=True)}"
 
 
 def _verify(section: VerifySection | None) -> VerifyTargets:
@@ -176,8 +201,8 @@ def _verify(section: VerifySection | None) -> VerifyTargets:
     )
 
 
-def _paths(base: Path, paths: list[str] | None) -> tuple[Path, ...] | None:
-    return tuple(base / p for p in paths) if paths is not None else None
+def _paths(where: Path, key: str, paths: list[str] | None) -> tuple[Path, ...] | None:
+    return tuple(_inside(where, key, p) for p in paths) if paths is not None else None
 
 
 def _parse(where: Path, table: Mapping[str, Any], prefix: str) -> CheckConfig:
@@ -186,12 +211,14 @@ def _parse(where: Path, table: Mapping[str, Any], prefix: str) -> CheckConfig:
     )
     base = where.parent
     values: dict[str, Any] = {
-        "paths": _paths(base, read.paths) or (base,),
-        "store_paths": _paths(base, read.store_paths),
-        "tool_paths": _paths(base, read.tool_paths),
-        "rules": tuple(_rule(base, r) for r in read.rules) if read.rules is not None else None,
-        "cases": base / read.cases if read.cases is not None else None,
-        "report": tuple(_report(base, s) for s in read.report) if read.report is not None else None,
+        "paths": _paths(where, "paths", read.paths) or (base,),
+        "store_paths": _paths(where, "store-paths", read.store_paths),
+        "tool_paths": _paths(where, "tool-paths", read.tool_paths),
+        "rules": tuple(_rule(where, r) for r in read.rules) if read.rules is not None else None,
+        "cases": _inside(where, "cases", read.cases) if read.cases is not None else None,
+        "report": tuple(_report(where, s) for s in read.report)
+        if read.report is not None
+        else None,
         "exclude": tuple(read.exclude) if read.exclude is not None else None,
         # patterns in a file are relative to it, as in a .gitignore
         "exclude_base": base if read.exclude is not None else None,

@@ -51,7 +51,14 @@ class FileExists(JpMigrateError):
 
 class NotRegular(JpMigrateError, OSError):
     """Not a regular file (a FIFO, a device, a directory) or larger than allowed: not read.
-    An OSError too, for callers that report every failure to read a file alike."""
+    An OSError too (its `strerror` the reason), for callers that report every failure to
+    read a file alike."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        OSError.__init__(self, errno.EINVAL, reason, path)
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
 
 
 @dataclass(frozen=True)
@@ -81,16 +88,16 @@ class Snapshot:
 def _read_fd(fd: int, shown: str, limit: int) -> tuple[os.stat_result, bytes]:
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        raise NotRegular(f"{shown}: not a regular file: not read")
+        raise NotRegular(shown, "not a regular file: not read")
     if info.st_size > limit:
-        raise NotRegular(f"{shown}: larger than {limit} bytes: not read")
+        raise NotRegular(shown, f"larger than {limit} bytes: not read")
     chunks: list[bytes] = []
     size = 0
     while chunk := os.read(fd, min(1 << 20, limit + 1 - size)):
         chunks.append(chunk)
         size += len(chunk)
         if size > limit:  # grew while read (or lied about its size: /proc)
-            raise NotRegular(f"{shown}: larger than {limit} bytes: not read")
+            raise NotRegular(shown, f"larger than {limit} bytes: not read")
     return info, b"".join(chunks)
 
 
@@ -187,7 +194,7 @@ def _clear_leftover(dir_fd: int, temp: str, shown: str) -> None:
         raise OSError(exc.errno, exc.strerror, where) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegular(f"{where}: not a regular file where jp-migrate writes: nothing written")
+            raise NotRegular(where, "not a regular file where jp-migrate writes: nothing written")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -306,6 +313,8 @@ def put(path: StrPath, data: bytes, boundary: Boundary, *, create_dirs: bool = F
     shown = os.fspath(path)
     try:
         snapshot: Snapshot | None = read(shown, boundary, limit=1 << 40)
+    except NotRegular:
+        raise NotRegular(shown, "not a regular file: nothing written there") from None
     except FileNotFoundError:
         snapshot = None
     except OSError as exc:

@@ -10,6 +10,7 @@ totals), so all formats agree on the counts and repeat byte for byte.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ from pathlib import Path
 
 from jp_migrate.contract.report import Report
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.files import edit
+from jp_migrate.files.workspace import Boundary
 from jp_migrate.report._text import case_label
 from jp_migrate.report.json import render_json
 from jp_migrate.report.junit import render_junit
@@ -94,11 +97,19 @@ def parse_spec(spec: str) -> ReportSpec:
 
 
 def emit_reports(
-    report: Report, specs: Sequence[str], *, rules: Mapping[str, str] | None = None
+    report: Report,
+    specs: Sequence[str],
+    *,
+    rules: Mapping[str, str] | None = None,
+    within: Path | None = None,
 ) -> None:
     """Write the report once per spec. Every spec is checked before anything is written.
 
     `rules` maps rule ids to their one-line descriptions (SARIF's rule descriptors).
+    A FILE is written through `jp_migrate.files`: only as a regular file (a link, a FIFO
+    or a device there is refused, never followed nor waited on). `within` is the
+    directory FILEs must lie in (a config's reports: its repository); None for FILEs
+    the user named on the command line, which may lie anywhere.
     """
     parsed = [parse_spec(spec) for spec in specs]
     for spec in parsed:
@@ -111,8 +122,15 @@ def emit_reports(
         text = render_report(report, spec.fmt, color=False, rules=rules)
         path = Path(spec.target)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            if within is None:
+                os.makedirs(path.parent, exist_ok=True)  # the user named it: as they spelt it
+            boundary = Boundary.of(within) if within is not None else Boundary.named(path)
+            edit.put(path, text.encode("utf-8"), boundary, create_dirs=within is not None)
+        except JpMigrateError as exc:  # outside the repository, a link, a FIFO
+            reason = str(exc).removeprefix(f"{spec.target}: ")
+            raise JpMigrateError(
+                f"{spec.target}: cannot write {spec.fmt} report: {reason}"
+            ) from None
         except OSError as exc:
             raise JpMigrateError(
                 f"{spec.target}: cannot write {spec.fmt} report: {exc.strerror or exc}"
