@@ -7,6 +7,7 @@ JpMigrateError. The CLI (`store.cli`) and `jp-migrate check` render the results.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -17,12 +18,13 @@ from typing import Literal
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.files import safepath
-from jp_migrate.store import manifest
+from jp_migrate.store import lock, manifest
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
 from jp_migrate.store.lock import LOCKS_DIR
 from jp_migrate.store.migrate import Migrate, Mode, Result, Settings
 from jp_migrate.store.names import shown_file
-from jp_migrate.store.pipeline import Task, sweep
+from jp_migrate.store.layout import inspect
+from jp_migrate.store.pipeline import Task, failed, sweep
 from jp_migrate.store.selection import select_rules
 from jp_migrate.store.workers import run_jobs
 
@@ -98,7 +100,8 @@ def _unusable_roots(conversations: Iterable[Conversation]) -> dict[Path, tuple[P
         for directory in shared:
             try:
                 if not os.path.lexists(directory):
-                    continue  # made when first needed, checked then
+                    _creatable(directory)  # made when first needed: said once if it cannot be
+                    continue
                 safepath.directory(directory.parent, directory.name)
                 probe = directory / f".jp-migrate-probe-{os.getpid()}"
                 os.close(safepath.create_new(probe))
@@ -108,6 +111,18 @@ def _unusable_roots(conversations: Iterable[Conversation]) -> dict[Path, tuple[P
                 bad[root.path] = (directory, f"{reason}: no conversation of this store migrated")
                 break
     return bad
+
+
+def _creatable(directory: Path) -> None:
+    """OSError when `directory` could not be made (a read-only filesystem; a directory the
+    user may not write), judged without writing: a dry run of it writes nothing either."""
+    parent = directory.parent
+    while not os.path.lexists(parent) and parent != parent.parent:
+        parent = parent.parent
+    if os.statvfs(parent).f_flag & os.ST_RDONLY:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(parent))
+    if os.geteuid() != 0 and not os.access(parent, os.W_OK | os.X_OK):
+        raise OSError(errno.EACCES, os.strerror(errno.EACCES), str(parent))
 
 
 def run_all(
@@ -173,19 +188,33 @@ def run_stores(
         files += [_directory_error(path, reason) for path, reason in unusable.values()]
         conversations = [c for c in conversations if c.root.path not in unusable]
     roots = sorted({c.root.path for c in conversations})
+    lock_roots = sorted({r for c in conversations for r in c.root.lock_roots})
     if run_id is not None:
         sweep(conversations)
     # By real path: one store named twice (a symlink, two PATHs) has one run record,
     # which a second manifest.json for it would overwrite.
     records: dict[str, list[manifest.FileRecord]] = defaultdict(list)
     real: dict[str, str] = {}  # root → its real path, resolved once (a lstat per component)
-    tasks: list[Task] = [Migrate(c) for c in conversations]
-    for result in run_all(tasks, settings, options.jobs, progress, verify=options.verify):
-        files.append(result.file)
-        if result.record is not None:
-            if result.root not in real:
-                real[result.root] = os.path.realpath(result.root)
-            records[real[result.root]].append(result.record)
+    tasks: list[Task] = []
+    for conversation in conversations:
+        if run_id is not None and not os.path.lexists(conversation.events):
+            try:  # nothing to migrate (messages.json, metadata only): refused before any lock
+                inspect(conversation)
+            except Exception as exc:  # noqa: BLE001 - failed() re-raises what is no input problem
+                files.append(failed(conversation, exc))
+                continue
+        tasks.append(Migrate(conversation))
+    try:
+        for result in run_all(tasks, settings, options.jobs, progress, verify=options.verify):
+            files.append(result.file)
+            if result.record is not None:
+                if result.root not in real:
+                    real[result.root] = os.path.realpath(result.root)
+                records[real[result.root]].append(result.record)
+    finally:
+        if run_id is not None:  # like JP, leave no lock file behind, Ctrl-C or not
+            for lock_root in lock_roots:
+                lock.sweep(lock_root)
     if finishing is not None:
         finishing()
     run_dirs: list[Path] = []
