@@ -45,7 +45,9 @@ def test_replace_keeps_the_mode_and_writes_the_new_bytes(ws: Path) -> None:
 def test_a_new_file_gets_the_umask_s_default_mode(ws: Path) -> None:
     old = os.umask(0o027)
     try:
-        edit.create(ws / ".jp" / "mcp" / "tools" / "t.toml", b"x", Boundary.of(ws), create_dirs=True)
+        edit.create(
+            ws / ".jp" / "mcp" / "tools" / "t.toml", b"x", Boundary.of(ws), create_dirs=True
+        )
     finally:
         os.umask(old)
     assert stat.S_IMODE((ws / ".jp" / "mcp" / "tools" / "t.toml").stat().st_mode) == 0o640
@@ -106,7 +108,9 @@ def test_a_directory_link_on_the_way_is_refused(ws: Path) -> None:
     assert list(outside.iterdir()) == []
 
 
-@pytest.mark.parametrize("where", ["../outside/x", "/tmp/x-jp-migrate-outside", "a/../../outside/x"])
+@pytest.mark.parametrize(
+    "where", ["../outside/x", "/tmp/x-jp-migrate-outside", "a/../../outside/x"]
+)
 def test_nothing_is_written_outside_the_boundary(ws: Path, where: str) -> None:
     path = where if where.startswith("/") else str(ws / where)
     with pytest.raises(OutsideBoundary):

@@ -29,7 +29,9 @@ def _left(root: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("flags", [(), ("--check",), ("--dry-run",)])
-def test_a_messages_json_store_gets_no_locks_directory(tmp_path: Path, flags: tuple[str, ...]) -> None:
+def test_a_messages_json_store_gets_no_locks_directory(
+    tmp_path: Path, flags: tuple[str, ...]
+) -> None:
     copy_tree(MESSAGES_ERA, tmp_path / ".jp")
     done = run_cli("conversations", *flags, str(tmp_path))
     assert done.returncode == 2 and "unsupported layout: messages.json" in done.stderr

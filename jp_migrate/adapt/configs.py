@@ -167,30 +167,6 @@ def tool_names(files: Sequence[Path]) -> dict[str, Path]:
     return names
 
 
-def original_command(files: Sequence[Path], target: Target) -> Any | None:
-    """The `command` the adapter replaced for a tool it adapted (from its marker), else None."""
-    path = defining_file(files, target)
-    if path is None:
-        return None
-    try:
-        doc = tomlkit.parse(path.read_text(encoding="utf-8"))
-        item = _toml_table(doc, target).item("command")
-        if isinstance(item, Table):  # a `[….command]` table: the marker is on its program
-            marker = _marker(item.item("program"))
-            was = marker.get("was") if marker is not None else None
-            if not isinstance(was, dict) or not isinstance(was.get("program"), str):
-                return None
-            command = {**item.unwrap(), "program": _value(was["program"]).unwrap()}
-            if isinstance(was.get("args"), str):
-                command["args"] = _value(was["args"]).unwrap()
-            return command
-        marker = _marker(item)
-        was = marker.get("was") if marker is not None else None
-        return _value(was).unwrap() if isinstance(was, str) else None
-    except Exception:  # noqa: BLE001 - a marker that does not read back names no command
-        return None
-
-
 # ── the edit of one value ──
 
 
@@ -204,7 +180,7 @@ def _mark(was: Any, wrote: str) -> str:
     return MARKER + json.dumps(record, ensure_ascii=True, separators=(",", ":"))
 
 
-def _value(source: str) -> Item:
+def _value(source: str) -> Any:
     """A TOML value from its source text, formatting kept."""
     return tomlkit.parse(f"x = {source}\n").item("x")
 
@@ -232,9 +208,7 @@ class Marker:
     wrote: str
 
 
-def _marker(
-    container: Any, keys: tuple[str, ...]
-) -> Marker | str | None:
+def _marker(container: Any, keys: tuple[str, ...]) -> Marker | str | None:
     """The marker on the line above `keys[0]`: None when there is none, a str saying why
     when one is there but is not exactly what `adapt` writes (a planted or damaged one)."""
     body = container.value.body if isinstance(container, Table) else container.body
@@ -461,7 +435,9 @@ def _edit_one(
         if ours:
             return "unchanged", "already adapted"
         if values.runs_adapter(_current(holder, keys), options.adapter):  # --force: ours, edited
-            marker.comment.trivia.comment = _mark(_recorded(marker.was, keys), _wrote(current, keys))
+            marker.comment.trivia.comment = _mark(
+                _recorded(marker.was, keys), _wrote(current, keys)
+            )
             return "changed", "changed by hand since it was adapted: marked as it is now (--force)"
     if options.action == "undo":
         return "unchanged", "not adapted"
@@ -568,7 +544,9 @@ def edit(
     return edited, changes
 
 
-def _edit_file(path: Path, wanted: Sequence[Target], options: Options, boundary: Boundary) -> Edited:
+def _edit_file(
+    path: Path, wanted: Sequence[Target], options: Options, boundary: Boundary
+) -> Edited:
     snapshot = files.read(path, boundary)
     try:
         before = snapshot.data.decode("utf-8").removeprefix(BOM)

@@ -223,9 +223,8 @@ def check(
         )
     # The capabilities (libcst, the bridge) load once a check runs, not for --help or bad flags.
     from jp_migrate.ci.run import run_check
-    from jp_migrate.rules import rule_descriptions
-
     from jp_migrate.files.workspace import find_workspace
+    from jp_migrate.rules import rule_descriptions
 
     # The workspace whose tools the cases run; PATH's own directory when there is none
     # (the cases then name their error).

@@ -161,7 +161,9 @@ def _inside(where: Path, key: str, value: str, *, written: bool = False) -> Path
     itself refuses a link on the way)."""
     base = where.parent
     path = base / value
-    inside = within(path, base) if written else within(os.path.realpath(path), os.path.realpath(base))
+    inside = (
+        within(path, base) if written else within(os.path.realpath(path), os.path.realpath(base))
+    )
     if not inside:
         raise ConfigError(
             where,

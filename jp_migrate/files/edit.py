@@ -78,11 +78,12 @@ class Snapshot:
     digest: str
 
     def same(self, info: os.stat_result, data: bytes) -> bool:
-        return (
-            (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
-            == (self.device, self.inode, self.size, self.mtime_ns)
-            and hashlib.sha256(data).hexdigest() == self.digest
-        )
+        return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns) == (
+            self.device,
+            self.inode,
+            self.size,
+            self.mtime_ns,
+        ) and hashlib.sha256(data).hexdigest() == self.digest
 
 
 def _read_fd(fd: int, shown: str, limit: int) -> tuple[os.stat_result, bytes]:

@@ -11,8 +11,8 @@ import os
 from dataclasses import dataclass
 from typing import Literal
 
-from jp_migrate.store.discover import EVENTS, LEGACY_MESSAGES, METADATA, Conversation
 from jp_migrate.files.write import TEMP_SUFFIX
+from jp_migrate.store.discover import EVENTS, LEGACY_MESSAGES, METADATA, Conversation
 
 JP_TEMP = f"{EVENTS}.tmp"  # JP's own atomic-write temporary (`<file>.tmp`, SPEC §3)
 OUR_TEMP = f".{EVENTS}{TEMP_SUFFIX}"
