@@ -8,8 +8,8 @@ import pytest
 
 from jp_migrate.bridge.command import CommandSpec
 from jp_migrate.bridge.config import load_workspace
-from jp_migrate.files.workspace import find_workspace
 from jp_migrate.bridge.errors import BridgeError
+from jp_migrate.files.workspace import find_workspace
 
 
 def _write(path: Path, text: str) -> None:

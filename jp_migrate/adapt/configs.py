@@ -198,7 +198,7 @@ def _single_value(source: Any) -> bool:
     if list(doc) != ["x"] or doc.as_string() != text:
         return False
     item = doc.item("x")
-    return not item.trivia.comment and item.as_string() == source
+    return isinstance(item, Item) and not item.trivia.comment and item.as_string() == source
 
 
 @dataclass(frozen=True)
