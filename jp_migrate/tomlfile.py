@@ -19,7 +19,7 @@ def read_toml(path: Path, error: Callable[[str], Exception]) -> dict[str, Any]:
     from jp_migrate.files.edit import NotRegular, read_bounded
 
     try:
-        text = read_bounded(path).decode("utf-8")
+        text = read_bounded(path).decode("utf-8").removeprefix("\ufeff")  # a BOM, as toml_edit
     except NotRegular as exc:  # a FIFO, a device, a giant: never waited on nor read whole
         raise error(str(exc).removeprefix(f"{path}: ")) from None
     except OSError as exc:

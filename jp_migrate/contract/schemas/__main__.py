@@ -4,8 +4,11 @@ import json
 from pathlib import Path
 
 from jp_migrate.contract.schemas.build import all_schemas
+from jp_migrate.files import edit
+from jp_migrate.files.workspace import Boundary
 
 here = Path(__file__).parent
 for name, schema in all_schemas().items():
-    (here / f"{name}.schema.json").write_text(json.dumps(schema, indent=2) + "\n", "utf-8")
+    data = (json.dumps(schema, indent=2) + "\n").encode("utf-8")
+    edit.put(here / f"{name}.schema.json", data, Boundary.of(here))
     print(f"wrote {name}.schema.json")
