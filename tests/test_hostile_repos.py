@@ -11,11 +11,8 @@ TOML and Python file of the repository is whole (it parses: never half-written).
 from __future__ import annotations
 
 import ast
-import hashlib
-import importlib.util
 import os
 import resource
-import stat
 import subprocess
 import sys
 import tomllib
@@ -23,50 +20,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hostile_support import prepare, snapshot
 
 HOSTILE = Path(__file__).parent / "data" / "hostile_repos"
 TIMEOUT = 120  # a hang (a FIFO opened, /dev/zero read, / walked) is what this catches
 MEMORY_LIMIT = 4 << 30
-Entry = tuple[int, int, int, str]
 
 
 def _scenarios() -> list[str]:
     return sorted(
         p.stem for p in (HOSTILE / "scenarios").glob("*.py") if not p.name.startswith("_")
     )
-
-
-def _build(name: str, root: Path, outside: Path) -> dict[str, Any]:
-    sys.path.insert(0, str(HOSTILE / "scenarios"))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            f"hostile_repo_{name}", HOSTILE / "scenarios" / f"{name}.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        info: dict[str, Any] = module.build(root, outside)
-    finally:
-        sys.path.remove(str(HOSTILE / "scenarios"))
-    return info
-
-
-def snapshot(top: Path) -> dict[str, Entry]:
-    """Every entry under `top` by lstat: no link is followed and no FIFO opened."""
-    found: dict[str, Entry] = {}
-    for directory, dirs, files in os.walk(top):
-        for name in [*dirs, *files]:
-            path = os.path.join(directory, name)
-            info = os.lstat(path)
-            if stat.S_ISLNK(info.st_mode):
-                detail = os.readlink(path)
-            elif stat.S_ISREG(info.st_mode):
-                with open(path, "rb", opener=lambda p, f: os.open(p, f | os.O_NOFOLLOW)) as fh:
-                    detail = f"{info.st_mtime_ns}:{hashlib.sha256(fh.read()).hexdigest()}"
-            else:
-                detail = ""
-            found[path] = (stat.S_IFMT(info.st_mode), stat.S_IMODE(info.st_mode), info.st_size, detail)
-    return found
 
 
 def _limits() -> None:
@@ -87,10 +51,20 @@ def _run(argv: list[str], cwd: Path, stdout: str | None = None) -> tuple[int, st
     command = [sys.executable, "-m", "jp_migrate", *argv]
     if stdout is None:
         done = subprocess.run(
-            command, cwd=cwd, capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
-            preexec_fn=_limits, env=_env(), check=False,
-        )  # fmt: skip
-        return done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+            command,
+            cwd=cwd,
+            capture_output=True,
+            timeout=TIMEOUT,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=_limits,
+            env=_env(),
+            check=False,
+        )
+        return (
+            done.returncode,
+            done.stdout.decode(errors="replace"),
+            done.stderr.decode(errors="replace"),
+        )
     read, write = os.pipe()
     if stdout == "broken":
         os.close(read)  # the reader is gone before a byte is written
@@ -101,9 +75,15 @@ def _run(argv: list[str], cwd: Path, stdout: str | None = None) -> tuple[int, st
         kept = {"stdout": subprocess.DEVNULL, "preexec_fn": lambda: (_limits(), os.close(1))}
     try:
         done = subprocess.run(
-            command, cwd=cwd, stderr=subprocess.PIPE, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
-            env=_env(), check=False, **{"preexec_fn": _limits, **kept},
-        )  # fmt: skip
+            command,
+            cwd=cwd,
+            stderr=subprocess.PIPE,
+            timeout=TIMEOUT,
+            stdin=subprocess.DEVNULL,
+            env=_env(),
+            check=False,
+            **{"preexec_fn": _limits, **kept},
+        )
     finally:
         if stdout == "broken":
             os.close(write)
@@ -139,9 +119,13 @@ def _concurrent(name: str, root: Path, commands: list[list[str]]) -> None:
     run that exited 0 finds, run again with --check, nothing left to do (no lost update)."""
     runs = [
         subprocess.Popen(
-            [sys.executable, "-m", "jp_migrate", *argv], cwd=root, env=_env(),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+            [sys.executable, "-m", "jp_migrate", *argv],
+            cwd=root,
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+        )
         for argv in commands
     ]
     done = []
@@ -158,12 +142,11 @@ def _concurrent(name: str, root: Path, commands: list[list[str]]) -> None:
 
 @pytest.mark.parametrize("name", _scenarios())
 def test_hostile_repository(name: str, tmp_path: Path) -> None:
-    root, outside = tmp_path / "repo", tmp_path / "outside"
-    root.mkdir()
-    outside.mkdir()
-    info = _build(name, root, outside)
+    root, outside, info = prepare(HOSTILE / "scenarios", name, tmp_path, "repo")
     before_outside = snapshot(outside)
-    kept = {p: (root / p).read_bytes() for p in [*info.get("unchanged", []), *info.get("restored", [])]}
+    kept = {
+        p: (root / p).read_bytes() for p in [*info.get("unchanged", []), *info.get("restored", [])]
+    }
     changed = {p: (root / p).read_bytes() for p in info.get("changed", [])}
     for step in info["commands"]:
         if "remove" in step:  # the scenario's next act: a planted thing taken away

@@ -9,73 +9,25 @@ left byte for byte), and the final rollback restores what it names.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import os
 import resource
-import stat
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from hostile_support import prepare, snapshot
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"
 MEMORY_LIMIT = 4 << 30  # a 3 GiB sparse events.json must not be read into memory whole
 TIMEOUT = 180  # generous: a hang (a FIFO opened, a loop followed) is what this catches
 WRITING_FLAGS = {"--dry-run", "--check", "--diff", "--verify", "--check-integrity"}
 
-Entry = tuple[str, int, int, str]
-
 
 def _scenarios() -> list[str]:
     return sorted(
         p.stem for p in (HOSTILE / "scenarios").glob("*.py") if not p.name.startswith("_")
     )
-
-
-def _build(name: str, root: Path, outside: Path) -> dict[str, Any]:
-    spec = importlib.util.spec_from_file_location(
-        f"hostile_{name}", HOSTILE / "scenarios" / f"{name}.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    info: dict[str, Any] = module.build(root, outside)
-    return info
-
-
-def _digest(path: bytes, size: int) -> str:
-    if size > 64 << 20:  # a sparse giant: its size and mtime are compared instead
-        return "large"
-    with open(path, "rb", opener=lambda p, f: os.open(p, f | os.O_NOFOLLOW)) as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
-
-
-def snapshot(top: Path) -> dict[bytes, Entry]:
-    """Every entry under `top` by lstat: no link is followed and no FIFO opened."""
-    found: dict[bytes, Entry] = {}
-    pending = [os.fsencode(top)]
-    while pending:
-        directory = pending.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except PermissionError:
-            continue
-        for entry in entries:
-            info = entry.stat(follow_symlinks=False)
-            kind = stat.S_IFMT(info.st_mode)
-            if stat.S_ISLNK(info.st_mode):
-                detail = os.fsdecode(os.readlink(entry.path))
-            elif stat.S_ISREG(info.st_mode):
-                detail = f"{info.st_mtime_ns}:{_digest(entry.path, info.st_size)}"
-            else:
-                detail = ""
-            found[entry.path] = (str(kind), stat.S_IMODE(info.st_mode), info.st_size, detail)
-            if stat.S_ISDIR(info.st_mode):
-                pending.append(entry.path)
-    return found
 
 
 def _events(conversations: Path, name: str) -> bytes:
@@ -105,10 +57,7 @@ def _migrating(argv: list[str]) -> bool:
 
 @pytest.mark.parametrize("name", _scenarios())
 def test_hostile_scenario(name: str, tmp_path: Path) -> None:
-    root, outside = tmp_path / "root", tmp_path / "outside"
-    root.mkdir()
-    outside.mkdir()
-    info = _build(name, root, outside)
+    root, outside, info = prepare(HOSTILE / "scenarios", name, tmp_path, "root")
     conversations = root / ".jp" / "conversations"
     before_outside = snapshot(outside)
     untouched = {d: snapshot(conversations / d) for d in info["expect_untouched"]}

@@ -129,14 +129,15 @@ def read_bounded(path: StrPath, *, limit: int = READ_LIMIT) -> bytes:
         os.close(fd)
 
 
-def _open_name(dir_fd: int, name: str, shown: str) -> int:
-    """`name` in `dir_fd` opened for reading, a link refused (not followed)."""
+def _open_name(dir_fd: int, name: str, shown: str, flags: int = _READ, what: str = "") -> int:
+    """`name` in `dir_fd` opened with `flags`, a link refused (not followed); an error
+    names `shown`."""
     try:
-        return os.open(name, _READ | os.O_NOFOLLOW, dir_fd=dir_fd)
+        return os.open(name, flags | os.O_NOFOLLOW, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise NotFollowed(
-                f"{shown}: a symlink (to {os.readlink(name, dir_fd=dir_fd)}): not followed "
+                f"{shown}: a symlink (to {os.readlink(name, dir_fd=dir_fd)}){what}: not followed "
                 "(jp-migrate never writes through a link)"
             ) from None
         raise OSError(exc.errno, exc.strerror, shown) from None
@@ -182,17 +183,11 @@ def _claim(dir_fd: int, temp: str, shown: str, mode: int) -> int:
 
 def _clear_leftover(dir_fd: int, temp: str, shown: str) -> None:
     where = os.path.join(os.path.dirname(shown), temp)
+    flags = os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(temp, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+        fd = _open_name(dir_fd, temp, where, flags, " where jp-migrate writes its temporary")
     except FileNotFoundError:
         return
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise NotFollowed(
-                f"{where}: a symlink where jp-migrate writes its temporary: not followed, "
-                "nothing written"
-            ) from None
-        raise OSError(exc.errno, exc.strerror, where) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotRegular(where, "not a regular file where jp-migrate writes: nothing written")

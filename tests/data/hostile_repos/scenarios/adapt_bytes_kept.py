@@ -16,7 +16,7 @@ CONFIG = (
     "\r\n"
     "[conversation.tools.u.command]\r\n"
     'program = "python3"  # run directly\r\n'
-    "args = [\"echo.py\", \"{{tool.arguments}}\"]   \r\n"
+    'args = ["echo.py", "{{tool.arguments}}"]   \r\n'
 )
 
 
@@ -26,8 +26,14 @@ def build(root: Path, outside: Path) -> dict:
         "description": __doc__,
         "commands": [
             {"argv": ["adapt", "--config", ".", "--tool", "t", "--tool", "u"], "exit": [0]},
-            {"argv": ["adapt", "--config", ".", "--tool", "t", "--tool", "u", "--check"], "exit": [0]},
-            {"argv": ["adapt", "--config", ".", "--tool", "t", "--tool", "u", "--undo"], "exit": [0]},
+            {
+                "argv": ["adapt", "--config", ".", "--tool", "t", "--tool", "u", "--check"],
+                "exit": [0],
+            },
+            {
+                "argv": ["adapt", "--config", ".", "--tool", "t", "--tool", "u", "--undo"],
+                "exit": [0],
+            },
         ],
         "restored": [".jp/config.toml"],
     }

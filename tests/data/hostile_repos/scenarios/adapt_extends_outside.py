@@ -12,7 +12,10 @@ def build(root: Path, outside: Path) -> dict:
     write(outside / "abs.toml", tool_table("two"))
     write(outside / "tools" / "three.toml", tool_table("three"))
     write(outside / "linked-config.toml", tool_table("four"))
-    write(root / ".jp" / "config.toml", f'extends = ["../../outside/shared/*.toml", "{outside / "abs.toml"}"]\n')
+    write(
+        root / ".jp" / "config.toml",
+        f'extends = ["../../outside/shared/*.toml", "{outside / "abs.toml"}"]\n',
+    )
     (root / ".jp" / "mcp").mkdir(parents=True)
     (root / ".jp" / "mcp" / "tools").symlink_to(outside / "tools", target_is_directory=True)
     other = root / "other"

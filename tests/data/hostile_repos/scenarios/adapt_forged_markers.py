@@ -25,9 +25,9 @@ def build(root: Path, outside: Path) -> dict:
     inline = "# jp-migrate adapt: " + json.dumps(record, separators=(",", ":"))
     config = (
         '[conversation.tools.a]\nsource = "local"\n'
-        f"{smuggled}\ncommand = \"{ADAPTED}\"\n\n"
+        f'{smuggled}\ncommand = "{ADAPTED}"\n\n'
         '[conversation.tools.b]\nsource = "local"\n'
-        f"{lying}\ncommand = \"{ADAPTED}\"\n\n"
+        f'{lying}\ncommand = "{ADAPTED}"\n\n'
         '[conversation.tools.c]\nsource = "local"\n'
         f'command = "{ADAPTED}"  {inline}\n'
     )
@@ -35,8 +35,25 @@ def build(root: Path, outside: Path) -> dict:
     return {
         "description": __doc__,
         "commands": [
-            {"argv": ["adapt", "--config", ".", "--undo", "--tool", "a", "--tool", "b", "--tool", "c"], "exit": [0, 1]},
-            {"argv": ["adapt", "--config", ".", "--tool", "a", "--tool", "b", "--tool", "c"], "exit": [0, 1]},
+            {
+                "argv": [
+                    "adapt",
+                    "--config",
+                    ".",
+                    "--undo",
+                    "--tool",
+                    "a",
+                    "--tool",
+                    "b",
+                    "--tool",
+                    "c",
+                ],
+                "exit": [0, 1],
+            },
+            {
+                "argv": ["adapt", "--config", ".", "--tool", "a", "--tool", "b", "--tool", "c"],
+                "exit": [0, 1],
+            },
         ],
         "unchanged": [".jp/config.toml"],
     }

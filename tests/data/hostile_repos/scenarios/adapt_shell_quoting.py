@@ -4,7 +4,7 @@ the file is byte for byte as before."""
 
 from pathlib import Path
 
-from _common import workspace, write
+from _common import workspace
 
 CONFIG = """\
 [conversation.tools.q]
@@ -20,7 +20,7 @@ TEXT = "it's; touch PWNED; echo '"
 
 def build(root: Path, outside: Path) -> dict:
     workspace(root, CONFIG)
-    args = '{"text": "%s"}' % TEXT
+    args = f'{{"text": "{TEXT}"}}'
     return {
         "description": __doc__,
         "commands": [

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from _common import write
 
-SERVER = '''\
+SERVER = """\
 import json, sys
 
 SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}}
@@ -36,7 +36,7 @@ for line in sys.stdin:
         result = {}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}) + "\\n")
     sys.stdout.flush()
-'''
+"""
 
 
 def build(root: Path, outside: Path) -> dict:

@@ -32,6 +32,10 @@ def build(root: Path, outside: Path) -> dict:
         "description": __doc__,
         "commands": [
             *({"argv": ["check", ".", "--config", name], "exit": [2]} for name in configs),
-            {"argv": ["check", "tools", "--no-store"], "exit": [2], "stderr_contains": "pipe.py: not a regular file"},
+            {
+                "argv": ["check", "tools", "--no-store"],
+                "exit": [2],
+                "stderr_contains": "pipe.py: not a regular file",
+            },
         ],
     }

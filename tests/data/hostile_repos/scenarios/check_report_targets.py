@@ -26,8 +26,6 @@ def build(root: Path, outside: Path) -> dict:
     os.mkfifo(root / "pipe.xml")
     return {
         "description": __doc__,
-        "commands": [
-            {"argv": ["check", ".", "--config", name], "exit": [2]} for name in configs
-        ],
+        "commands": [{"argv": ["check", ".", "--config", name], "exit": [2]} for name in configs],
         "unchanged": ["report.md"],
     }

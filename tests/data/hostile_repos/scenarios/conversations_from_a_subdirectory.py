@@ -7,8 +7,20 @@ from pathlib import Path
 from _common import write
 
 EVENTS = [
-    {"timestamp": "2026-01-01 10:00:00.0", "type": "tool_call_request", "id": "c1", "name": "t", "arguments": {}},
-    {"timestamp": "2026-01-01 10:00:01.0", "type": "tool_call_response", "id": "c1", "content": "ok", "is_error": False},
+    {
+        "timestamp": "2026-01-01 10:00:00.0",
+        "type": "tool_call_request",
+        "id": "c1",
+        "name": "t",
+        "arguments": {},
+    },
+    {
+        "timestamp": "2026-01-01 10:00:01.0",
+        "type": "tool_call_response",
+        "id": "c1",
+        "content": "ok",
+        "is_error": False,
+    },
 ]
 
 

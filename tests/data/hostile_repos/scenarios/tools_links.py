@@ -3,7 +3,7 @@ outside tools. `tools .` must write through none of them (the outside files stay
 
 from pathlib import Path
 
-from _common import LEGACY_TOOL, write
+from _common import write
 
 LEGACY = 'import json\nprint(json.dumps({"type": "success", "content": "ok"}))\n'
 
