@@ -38,7 +38,7 @@ from tomlkit.items import Comment, InlineTable, Item, Table
 
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.files import edit as files
-from jp_migrate.files.workspace import Boundary
+from jp_migrate.files.workspace import JP_DIR, Boundary
 from jp_migrate.tomlfile import read_toml
 
 MARKER = "# jp-migrate adapt: "
@@ -120,7 +120,7 @@ def _layer(path: Path, seen: set[Path], order: list[Path]) -> None:
 
 def config_files(root: Path) -> list[Path]:
     """The workspace's JP config files, lowest precedence first (as `bridge.config` merges them)."""
-    jp = root / ".jp"
+    jp = root / JP_DIR
     config = jp / "config.toml"
     seen: set[Path] = set()
     order: list[Path] = []

@@ -71,7 +71,7 @@ class Workspace:
 
     def tool(self, name: str) -> ToolConfig:
         raw = self.tools.get(name)
-        where = self.origins.get(f"tool:{name}", str(self.root / ".jp"))
+        where = self.origins.get(f"tool:{name}", str(self.root / JP_DIR))
         if raw is None:
             known = ", ".join(sorted(self.tools)) or "none"
             raise BridgeError(

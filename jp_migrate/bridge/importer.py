@@ -124,7 +124,7 @@ def import_tools(
     from jp_migrate.bridge.mcp_client import McpSession
 
     ws = load_workspace(directory)
-    server = ws.server(server_name, source=str(ws.root / ".jp" / "config.toml"))
+    server = ws.server(server_name, source=str(ws.root / JP_DIR / "config.toml"))
     session = McpSession(server, ws.root, timeout=timeout)
 
     async def listed() -> list[Tool]:

@@ -14,10 +14,11 @@ import tempfile
 from pathlib import Path
 
 from jp_migrate.errors import JpMigrateError
+from jp_migrate.files.workspace import JP_DIR
 
 
 def _skipped(directory: str, names: list[str]) -> set[str]:
-    if os.path.basename(directory) == ".jp":
+    if os.path.basename(directory) == JP_DIR:
         return {n for n in names if n == "conversations"}
     return {n for n in names if n in (".git", ".jp-migrate")}
 

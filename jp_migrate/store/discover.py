@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jp_migrate.errors import JpMigrateError
-from jp_migrate.files.workspace import find_workspace
+from jp_migrate.files.workspace import JP_DIR, find_workspace
 from jp_migrate.store.userlocal import lock_roots, user_dirs, workspace_storages
 
 if TYPE_CHECKING:  # the report model: only a run that reports loads pydantic
@@ -50,7 +50,7 @@ class StorageRoot:
         """
         roots = list(lock_roots(self.path))
         if self.checkout is not None:
-            roots.append(os.fspath(self.checkout / ".jp"))
+            roots.append(os.fspath(self.checkout / JP_DIR))
         return tuple(dict.fromkeys(os.path.realpath(root) for root in roots))
 
     @cached_property
@@ -63,7 +63,7 @@ class StorageRoot:
         """
         if self.checkout is not None:
             return self.checkout
-        if self.path.name == ".jp":
+        if self.path.name == JP_DIR:
             return Path(os.path.abspath(self.path.parent))
         storages = workspace_storages(self.path)  # empty unless a JP user-local directory
         return Path(os.path.abspath(storages[0].parent)) if storages else None
@@ -131,15 +131,15 @@ def resolve(path: Path) -> tuple[StorageRoot, str | None]:
     """
     shown = str(path)
     absolute = _absolute(path)
-    _refuse_link(absolute / ".jp", os.path.join(shown, ".jp"))
-    _refuse_link(absolute / ".jp" / CONVERSATIONS, os.path.join(shown, ".jp", CONVERSATIONS))
-    if (absolute / ".jp" / CONVERSATIONS).is_dir():
-        return StorageRoot(absolute / ".jp", os.path.join(shown, ".jp")), None
+    _refuse_link(absolute / JP_DIR, os.path.join(shown, JP_DIR))
+    _refuse_link(absolute / JP_DIR / CONVERSATIONS, os.path.join(shown, JP_DIR, CONVERSATIONS))
+    if (absolute / JP_DIR / CONVERSATIONS).is_dir():
+        return StorageRoot(absolute / JP_DIR, os.path.join(shown, JP_DIR)), None
     _refuse_link(absolute / CONVERSATIONS, os.path.join(shown, CONVERSATIONS))
     if (absolute / CONVERSATIONS).is_dir():
         return StorageRoot(absolute, shown), None
-    if (absolute / ".jp").is_dir():  # a workspace with no conversations yet
-        return StorageRoot(absolute / ".jp", os.path.join(shown, ".jp")), None
+    if (absolute / JP_DIR).is_dir():  # a workspace with no conversations yet
+        return StorageRoot(absolute / JP_DIR, os.path.join(shown, JP_DIR)), None
     parent = absolute.parent
     if absolute.is_dir() and parent.name == ARCHIVE and parent.parent.name == CONVERSATIONS:
         return StorageRoot(parent.parent.parent, _shown_above(path, 3)), absolute.name
@@ -248,12 +248,12 @@ def user_local_roots(path: Path) -> list[StorageRoot]:
     one in `.jp/` too. They belong to the workspace as much as those in `.jp/`
     do, and the roots made here know that workspace (`checkout`).
     """
-    if not (path / ".jp").is_dir():
+    if not (path / JP_DIR).is_dir():
         return []
     checkout = Path(os.path.abspath(path))
     return [
         StorageRoot(directory, str(directory), checkout)
-        for directory in user_dirs(path / ".jp")
+        for directory in user_dirs(path / JP_DIR)
         if (directory / CONVERSATIONS).is_dir()
     ]
 
