@@ -57,16 +57,20 @@ def _one_run(root: Path) -> Path:
     return run
 
 
-def test_a_link_planted_as_the_temporary_is_replaced_not_written_through(tmp_path: Path) -> None:
+def test_a_link_planted_as_the_temporary_is_refused_not_written_through(tmp_path: Path) -> None:
+    """The one link policy: a link where jp-migrate writes is refused, neither followed nor
+    replaced; that conversation is left as it is, one line naming the link."""
     outside = _outside(tmp_path)
     root = _store(tmp_path)
     before = _tree(outside)
     events = root / "conversations" / GOOD / "events.json"
-    (events.parent / ".events.json.jp-migrate.partial").symlink_to(outside / "precious.txt")
+    original = events.read_bytes()
+    temporary = events.parent / ".events.json.jp-migrate.partial"
+    temporary.symlink_to(outside / "precious.txt")
     result = run_cli("conversations", str(root))
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 2 and "a symlink where jp-migrate writes" in result.stderr
     assert _tree(outside) == before
-    assert not events.is_symlink() and _migrated(events)
+    assert events.read_bytes() == original and temporary.is_symlink()
 
 
 def test_rollback_downgrade_never_writes_through_a_planted_temporary(tmp_path: Path) -> None:
@@ -76,10 +80,11 @@ def test_rollback_downgrade_never_writes_through_a_planted_temporary(tmp_path: P
     events = root / "conversations" / GOOD / "events.json"
     (events.parent / ".events.json.jp-migrate.partial").symlink_to(outside / "precious.txt")
     before = _tree(outside)
+    migrated = events.read_bytes()
     result = run_cli("rollback", str(root), "--downgrade")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 2 and "a symlink (to " in result.stderr, result.stderr
     assert _tree(outside) == before
-    assert not events.is_symlink() and not _migrated(events)
+    assert events.read_bytes() == migrated
 
 
 def test_a_dangling_gitignore_link_is_not_followed(tmp_path: Path) -> None:

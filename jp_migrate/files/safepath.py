@@ -20,8 +20,9 @@ StrPath = str | os.PathLike[str]
 CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-class UnsafePath(JpMigrateError):
-    """A path under the storage root is not what the toolkit may write through."""
+class UnsafePath(JpMigrateError, OSError):
+    """A path under the storage root is not what the toolkit may write through (an OSError
+    too: whoever reports a failed write reports this one alike)."""
 
 
 def _checked(path: str) -> None:
@@ -58,11 +59,17 @@ def exists_as_directory(root: StrPath, *parts: str) -> bool:
 
 
 def create_new(path: StrPath, mode: int = 0o644) -> int:
-    """A new file at `path` (whatever was there, a link included, is removed first, not followed)."""
+    """A new file at `path`, created exclusively. A file left there (a killed run's) is
+    removed first; a link there is refused (UnsafePath), neither followed nor replaced."""
     try:
+        return os.open(path, CREATE, mode)
+    except FileExistsError:
+        if stat.S_ISLNK(os.lstat(path).st_mode):
+            raise UnsafePath(
+                f"{os.fspath(path)}: a symlink (to {os.readlink(path)}) where jp-migrate "
+                "writes: not followed, nothing written"
+            ) from None
         os.unlink(path)
-    except FileNotFoundError:
-        pass
     return os.open(path, CREATE, mode)
 
 

@@ -7,11 +7,12 @@ for every kind of run.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from jp_migrate.store.discover import Conversation
-from jp_migrate.store.layout import OUR_TEMP, inspect
+from jp_migrate.store.layout import OUR_TEMP, Refused, inspect
 from jp_migrate.store.load import EventsFile, read_events
 from jp_migrate.store.pipeline import commit_many
 from jp_migrate.store.plan import Plan, check_blobs, plan
@@ -31,6 +32,9 @@ class Migrate:
         note = ""
         if locked and leftover:
             # Ours, from a killed run; the target itself is intact (the rename is atomic).
+            # A link planted there is refused (create_new), not removed.
+            if os.path.islink(temp_path(conversation.events)):
+                raise Refused(f"{OUR_TEMP}: a symlink where jp-migrate writes: not followed")
             unlink(temp_path(conversation.events))
             note = f"removed {OUR_TEMP} left by an interrupted run"
         loaded = read_events(conversation.events, source=conversation.shown)

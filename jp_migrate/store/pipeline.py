@@ -63,7 +63,7 @@ def sweep(conversations: list[Conversation], *, temporaries: bool = False) -> No
     try:
         for conversation in conversations:
             leftover = temp_path(conversation.events)
-            if os.path.lexists(leftover):
+            if os.path.lexists(leftover) and not os.path.islink(leftover):  # a link: refused
                 try:
                     with conversation_lock(table, conversation.root.lock_roots, conversation.id):
                         unlink(leftover)
