@@ -186,7 +186,8 @@ def test_exclude_patterns_are_anchored_where_they_are_written(tmp_path: Path) ->
 
 
 def test_check_leaves_a_symlinked_tool_s_target_alone_and_runs_its_copy(tmp_path: Path) -> None:
-    """The copy's symlink would lead the rewrite to the user's own file: it is copied instead."""
+    """The copy's symlink would lead the rewrite to the user's own file: it is copied instead.
+    The tools step says the link is one `tools` would refuse to write through (exit 2)."""
     ws = workspace(tmp_path / "ws")
     (tmp_path / "common").mkdir()
     real = tmp_path / "common" / "greet.py"
@@ -195,7 +196,11 @@ def test_check_leaves_a_symlinked_tool_s_target_alone_and_runs_its_copy(tmp_path
     (ws / "greet.py").symlink_to(Path("..") / "common" / "greet.py")
     (ws / "other.py").chmod(0o444)  # and a read-only tool: its copy is still migrated
     result = run_cli("check", "ws", "--no-store", "--report", "json", cwd=tmp_path)
-    assert result.returncode == 1, result.stderr
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        "error: ws/greet.py: a symlink (to ../common/greet.py): not followed "
+        "(jp-migrate never writes through a link)\n"
+    )
     assert [c["verdict"] for c in json.loads(result.stdout)["verify"]] == ["match", "expected"]
     assert real.read_text() == LEGACY_TOOL and (ws / "greet.py").is_symlink()
 
