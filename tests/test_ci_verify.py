@@ -139,7 +139,9 @@ def test_a_tool_outside_the_workspace_runs_in_the_copy(tmp_path: Path) -> None:
     assert [c["verdict"] for c in json.loads(result.stdout)["verify"]] == ["match", "match"]
 
 
-def test_a_tool_named_by_its_absolute_path_in_the_workspace_runs_from_the_copy(tmp_path: Path) -> None:
+def test_a_tool_named_by_its_absolute_path_in_the_workspace_runs_from_the_copy(
+    tmp_path: Path,
+) -> None:
     """The copy's migrated source runs, not the workspace's own file (which stays untouched)."""
     ws = workspace(tmp_path / "ws")
     (ws / ".jp" / "mcp" / "tools" / "greet.toml").write_text(

@@ -20,10 +20,10 @@ from jp_migrate.errors import JpMigrateError
 from jp_migrate.files import safepath
 from jp_migrate.store import lock, manifest
 from jp_migrate.store.discover import Conversation, Found, Rejected, discover, path_error
+from jp_migrate.store.layout import inspect
 from jp_migrate.store.lock import LOCKS_DIR
 from jp_migrate.store.migrate import Migrate, Mode, Result, Settings
 from jp_migrate.store.names import shown_file
-from jp_migrate.store.layout import inspect
 from jp_migrate.store.pipeline import Task, failed, sweep
 from jp_migrate.store.selection import select_rules
 from jp_migrate.store.workers import run_jobs

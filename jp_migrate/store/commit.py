@@ -28,12 +28,6 @@ from dataclasses import dataclass, field
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.files import durable
-from jp_migrate.store import manifest
-from jp_migrate.store.discover import EVENTS, Conversation
-from jp_migrate.store.load import StoredFile
-from jp_migrate.store.lock import HeldLock
-from jp_migrate.store.plan import Plan
-from jp_migrate.store.settings import Result, Settings
 from jp_migrate.files.write import (
     commit,
     evict_cached,
@@ -43,6 +37,12 @@ from jp_migrate.files.write import (
     unlink,
     write_temp,
 )
+from jp_migrate.store import manifest
+from jp_migrate.store.discover import EVENTS, Conversation
+from jp_migrate.store.load import StoredFile
+from jp_migrate.store.lock import HeldLock
+from jp_migrate.store.plan import Plan
+from jp_migrate.store.settings import Result, Settings
 
 COMMIT_THREADS = 3  # the pool: two writing temporaries, one making a batch durable
 BATCH_FILES = 32  # writes per commit batch (each holds a lock and a descriptor)

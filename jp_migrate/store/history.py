@@ -23,10 +23,10 @@ from pathlib import Path
 
 from jp_migrate.errors import JpMigrateError
 from jp_migrate.files import safepath
+from jp_migrate.files.write import unlink
 from jp_migrate.store import manifest
 from jp_migrate.store.discover import StorageRoot, resolve_all
 from jp_migrate.store.lock import LOCKS_DIR
-from jp_migrate.files.write import unlink
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from jp_migrate.files.write import temp_path, unlink
 from jp_migrate.store.discover import Conversation
 from jp_migrate.store.layout import OUR_TEMP, Refused, inspect
 from jp_migrate.store.load import EventsFile, read_events
 from jp_migrate.store.pipeline import commit_many
 from jp_migrate.store.plan import Plan, check_blobs, plan
 from jp_migrate.store.settings import Mode, Result, Settings
-from jp_migrate.files.write import temp_path, unlink
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.errors import ContractError, JpMigrateError
+from jp_migrate.files.write import temp_path, unlink
 from jp_migrate.store import lock, manifest
 from jp_migrate.store.commit import COMMIT_THREADS, Committer
 from jp_migrate.store.discover import Conversation
@@ -33,7 +34,6 @@ from jp_migrate.store.lock import (
 )
 from jp_migrate.store.plan import Plan
 from jp_migrate.store.settings import Result, Settings
-from jp_migrate.files.write import temp_path, unlink
 
 LOCKED = "locked by a running jp"
 

@@ -19,6 +19,8 @@ from typing import Any
 from jp_migrate.contract.report import StoreFile
 from jp_migrate.convert.events import downgrade_drops, downgrade_response, is_migrated
 from jp_migrate.errors import ContractError
+from jp_migrate.files.safepath import is_regular
+from jp_migrate.files.write import is_read_only
 from jp_migrate.store import canonical, manifest
 from jp_migrate.store.discover import Conversation
 from jp_migrate.store.layout import Refused, inspect
@@ -32,9 +34,7 @@ from jp_migrate.store.load import (
     read_file,
 )
 from jp_migrate.store.plan import Plan
-from jp_migrate.files.safepath import is_regular
 from jp_migrate.store.settings import Action, Settings
-from jp_migrate.files.write import is_read_only
 
 
 def _said(settings: Settings, done: str, would: str) -> str:
