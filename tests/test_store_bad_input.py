@@ -279,3 +279,41 @@ def test_an_event_that_cannot_be_rewritten_faithfully_is_refused(
     check = run_cli("conversations", str(root), "--check")
     assert check.returncode == 2, check.stdout + check.stderr
     _assert_one_error(check, BAD, reason)
+
+
+def _nested(depth: int) -> Callable[[Path], Path]:
+    """A store whose events.json nests `depth` levels: the array (1), an event (2), its
+    metadata (3), then lists."""
+
+    def make(root: Path) -> Path:
+        events = legacy_events()
+        deep: object = "bottom"
+        for _ in range(depth - 3):
+            deep = [deep]
+        events[0]["metadata"] = {"n": deep}
+        return write_conversation(root, BAD, events)
+
+    return make
+
+
+@pytest.mark.parametrize("check", [False, True], ids=["migrate", "--check"])
+def test_an_events_file_nested_deeper_than_jp_reads_is_reported_not_migrated(
+    tmp_path: Path, check: bool
+) -> None:
+    """JP's serde_json reads 127 levels: a file one level deeper is one it cannot load, so it
+    is reported as such (orjson, which parses the store, reads 1,024)."""
+    root, _good = _store(tmp_path)
+    bad = _nested(128)(root)
+    before = bad.read_bytes()
+    result = run_cli("conversations", str(root), *(["--check"] if check else []))
+    assert result.returncode == 2, result.stdout + result.stderr
+    _assert_one_error(result, BAD, "nested too deeply (JP reads 127 levels")
+    assert bad.read_bytes() == before
+
+
+def test_an_events_file_as_deep_as_jp_reads_is_migrated(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    path = _nested(127)(root)
+    result = run_cli("conversations", str(root))
+    assert result.returncode == 0, result.stderr
+    assert isinstance(responses(path)[0]["content"], list)

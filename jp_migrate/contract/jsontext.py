@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 # A `\uD800`-`\uDFFF` escape: only then can a parsed string hold a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
+# JP parses JSON with serde_json, whose recursion limit is 128: it refuses the 128th
+# array or object opened inside the others, so a document JP reads nests 127 levels at
+# most (`[[1]]` nests 2). Every reader of JSON from outside holds documents to it.
+MAX_DEPTH = 127
+TOO_DEEP = f"nested too deeply (JP reads {MAX_DEPTH} levels of arrays and objects at most)"
+
 
 class _NotJson(ValueError):
     pass
@@ -64,12 +70,45 @@ def _lone_surrogate(value: Any) -> bool:
     return False
 
 
+def may_be_too_deep(text: bytes | str) -> bool:
+    """Whether JSON `text` opens enough arrays and objects to nest past MAX_DEPTH (a count
+    of brackets, strings included: False is certain, True calls for `too_deep`)."""
+    if isinstance(text, str):
+        return text.count("[") + text.count("{") > MAX_DEPTH
+    return text.count(b"[") + text.count(b"{") > MAX_DEPTH
+
+
+def too_deep(value: Any) -> bool:
+    """Whether the parsed JSON `value` nests arrays and objects deeper than JP reads
+    (level by level, without recursion)."""
+    level = [value] if type(value) is list or type(value) is dict else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            return True
+        inner = []
+        for item in level:
+            for child in item.values() if type(item) is dict else item:
+                if type(child) is list or type(child) is dict:
+                    inner.append(child)
+        level = inner
+    return False
+
+
+def check_depth(value: Any, text: bytes | str, *, source: str = "") -> None:
+    """ContractError when `value`, parsed from `text`, nests deeper than JP reads."""
+    if may_be_too_deep(text) and too_deep(value):
+        raise ContractError(f"invalid JSON: {TOO_DEEP}", source=source)
+
+
 def load_json(data: bytes | str, *, source: str = "") -> Any:
     """Parse JSON text as serde_json does; anything it would refuse is one ContractError.
 
     Refused: non-UTF-8 bytes, syntax errors, `NaN`/`Infinity`, numbers (integers
-    too) beyond a double's range, and strings
-    holding a lone UTF-16 surrogate (`"\\ud800"`), which no UTF-8 text can carry.
+    too) beyond a double's range, strings holding a lone UTF-16 surrogate
+    (`"\\ud800"`), which no UTF-8 text can carry, and nesting deeper than
+    MAX_DEPTH.
     """
     if isinstance(data, bytes):
         try:
@@ -89,7 +128,8 @@ def load_json(data: bytes | str, *, source: str = "") -> Any:
     except _NotJson as exc:
         raise ContractError(f"invalid JSON: {exc}", source=source) from None
     except RecursionError:
-        raise ContractError("invalid JSON: nested too deeply", source=source) from None
+        raise ContractError(f"invalid JSON: {TOO_DEEP}", source=source) from None
+    check_depth(value, data, source=source)
     if _SURROGATE_ESCAPE.search(data) and _lone_surrogate(value):
         raise ContractError("invalid JSON: a string escapes a lone UTF-16 surrogate", source=source)
     return value

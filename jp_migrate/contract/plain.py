@@ -17,7 +17,7 @@ import json
 import os
 import re
 
-from jp_migrate.contract.jsontext import load_json
+from jp_migrate.contract.jsontext import TOO_DEEP, load_json
 from jp_migrate.errors import ContractError
 
 # The adapter in front of a tool reads this module: typing and pathlib would be most of its imports.
@@ -162,7 +162,7 @@ def _refuse_repeats(text: str, tag: str) -> None:
     try:
         top = json.loads(text, object_pairs_hook=_Pairs)
     except RecursionError:  # deeper in the stack than load_json's parse: may fail where it did not
-        raise ContractError("invalid JSON: nested too deeply") from None
+        raise ContractError(f"invalid JSON: {TOO_DEEP}") from None
     _check_struct(top, ("type", *OUTCOME_FIELDS[tag]), "")
     question = dict(top).get("question") if tag == "needs_input" else None
     if not isinstance(question, _Pairs):

@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from jp_migrate.contract.jsontext import TOO_DEEP
 from jp_migrate.errors import ContractError
 
 
@@ -182,7 +183,7 @@ def _checked_spans(text: str, indices: list[int]) -> list[tuple[int, int]]:
     try:
         spans = element_spans(text)
     except RecursionError:
-        raise ContractError("nested too deeply to rewrite it (JP reads 128 levels)") from None
+        raise ContractError(TOO_DEEP) from None
     for index in indices:
         start, end = spans[index]
         _no_repeated_field(text[start:end], index)

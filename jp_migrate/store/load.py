@@ -23,6 +23,7 @@ from typing import Any
 
 import orjson
 
+from jp_migrate.contract.jsontext import check_depth
 from jp_migrate.contract.parse import load_json
 from jp_migrate.errors import ContractError
 
@@ -50,6 +51,7 @@ class EventsFile(StoredFile):
 def parse_events(raw: bytes, *, source: str) -> list[Any]:
     try:
         value = orjson.loads(raw)
+        check_depth(value, raw, source=source)  # orjson reads deeper than JP
     except orjson.JSONDecodeError:
         # orjson refuses what serde_json refuses, and integers beyond 64 bits, which JP
         # reads: the strict parser decides (and names line and column of a syntax error).
