@@ -15,14 +15,7 @@ import signal
 from contextlib import suppress
 from dataclasses import dataclass
 
-
-def start_time(pid: int) -> str | None:
-    """When the process started (field 22 of /proc/PID/stat, clock ticks); None if unknown."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
+from jp_migrate.lineage import leads_group, start_time
 
 
 @dataclass(frozen=True)
@@ -57,14 +50,7 @@ def spawned_by(thread: int, stderr: int) -> list[Group]:
         wanted = os.fstat(stderr)
     except OSError:
         return []
-    return [Group.of(pid) for pid in pids if _leads_group(pid) and _writes_to(pid, wanted)]
-
-
-def _leads_group(pid: int) -> bool:
-    try:
-        return os.getpgid(pid) == pid
-    except OSError:  # gone already
-        return False
+    return [Group.of(pid) for pid in pids if leads_group(pid) and _writes_to(pid, wanted)]
 
 
 def _writes_to(pid: int, wanted: os.stat_result) -> bool:
