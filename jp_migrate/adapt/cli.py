@@ -15,6 +15,17 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) ->
     return value
 
 
+def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int:
+    from jp_migrate.adapt.limits import MAX_MESSAGE, parse_size
+
+    if value is None:
+        return MAX_MESSAGE
+    size = parse_size(value)
+    if size is None:
+        raise click.BadParameter("expected a number of bytes above 0 (e.g. 65536, 64MiB, 1GiB)")
+    return size
+
+
 @click.command(
     context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
 )
@@ -33,6 +44,16 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) ->
     callback=_seconds,
     metavar="S",
     help="Kill the tool (its process group) after S seconds.",
+)
+@click.option(
+    "--max-message",
+    "limit",
+    callback=_size,
+    metavar="SIZE",
+    help=(
+        "The largest JSON message (--mcp) or tool output document read whole, in bytes or"
+        " KiB/MiB/GiB (default 64MiB); a larger one is answered with an error."
+    ),
 )
 @click.option(
     "--mcp",
@@ -72,6 +93,7 @@ def adapt(
     name: str | None,
     provenance: bool,
     timeout: float | None,
+    limit: int,
     mcp: bool,
     config: str | None,
     tools: tuple[str, ...],
@@ -125,7 +147,7 @@ def adapt(
     if mcp:
         from jp_migrate.adapt.mcp_serve import serve
 
-        return serve(list(command))
+        return serve(list(command), limit=limit)
     from jp_migrate.adapt.local import adapt_local
 
-    return adapt_local(command, name=name, provenance=provenance, timeout=timeout)
+    return adapt_local(command, name=name, provenance=provenance, timeout=timeout, limit=limit)

@@ -26,7 +26,7 @@ from mcp_types.version import (
 from pydantic import TypeAdapter, ValidationError
 
 from jp_migrate.adapt import plain_result
-from jp_migrate.adapt.mcp import MAX_QUESTIONS, d31_meta, decode_state, encode_state
+from jp_migrate.adapt.mcp import MAX_QUESTIONS, StateError, d31_meta, decode_state
 from jp_migrate.adapt.outcome_result import Question
 
 INPUT_REQUIRED_VERSION = "2026-07-28"  # from here on, elicitation rides an input_required result
@@ -59,11 +59,12 @@ def sdk_call_result(version: str | None, data: Mapping[str, Any]) -> dict[str, A
     return result
 
 
-def input_required(question: Question, answers: Mapping[str, Any]) -> dict[str, Any]:
-    """The question as a 2026-07-28 `input_required` result; the answers so far ride its state."""
+def input_required(question: Question, state: str) -> dict[str, Any]:
+    """The question as a 2026-07-28 `input_required` result; `state` (`mcp.encode_state`)
+    carries the answers so far."""
     result = types.InputRequiredResult(
         input_requests={question.id: types.ElicitRequest(params=elicit_params(question))},
-        request_state=encode_state(answers),
+        request_state=state,
     )
     return methods.serialize_server_result("tools/call", INPUT_REQUIRED_VERSION, _wire(result))
 
@@ -131,17 +132,24 @@ def modern_result(method: str, result: Mapping[str, Any]) -> dict[str, Any] | No
 
 
 class Resumed:
-    """A client's re-call carrying our `request_state`: the answers it now holds, or the
-    question it declined."""
+    """A client's re-call carrying our `request_state`: the answers it now holds (those before,
+    and the one to the question asked), or the question it declined; how many questions the
+    call has asked. StateError for a state this session did not sign for this call, or no
+    answer to the question asked; pydantic's ValidationError for responses of the wrong shape.
+    Responses to questions not asked are left out (`ignored` names them)."""
 
-    def __init__(self, params: Mapping[str, Any]) -> None:
-        answers = decode_state(params.get("requestState"))
-        self.ours = answers is not None
-        self.answers: dict[str, Any] = dict(answers or {})
-        self.declined: str | None = None
-        if self.ours:
-            typed = types.CallToolRequestParams.model_validate(params, by_alias=True)
-            self.declined = take_answers(typed.input_responses or {}, self.answers)
+    def __init__(
+        self, params: Mapping[str, Any], secret: bytes, name: str, arguments: Mapping[str, Any]
+    ) -> None:
+        state = decode_state(secret, params["requestState"], name, arguments)
+        self.answers: dict[str, Any] = dict(state.answers)
+        self.rounds = state.rounds
+        typed = types.CallToolRequestParams.model_validate(params, by_alias=True)
+        responses = typed.input_responses or {}
+        if not isinstance(responses.get(state.asked), types.ElicitResult):
+            raise StateError(f"params.inputResponses: no answer to the question {state.asked!r}")
+        self.ignored = sorted(key for key in responses if key != state.asked)
+        self.declined = take_answers({state.asked: responses[state.asked]}, self.answers)
 
 
 def recall_params(
@@ -175,6 +183,11 @@ def declined(name: str, question: str) -> dict[str, Any]:
     """A question the user would not answer: the call ends, as an error the model can read
     (wire JSON, for `call_result`)."""
     return _error_result(f"Tool '{name}' needed an answer to {question!r}, which was declined.")
+
+
+def unread_result(name: str, why: str) -> dict[str, Any]:
+    """A call whose answer the adapter could not read (too large, nested too deeply)."""
+    return _error_result(f"Tool '{name}' failed: {why}")
 
 
 def too_many_questions(name: str) -> dict[str, Any]:

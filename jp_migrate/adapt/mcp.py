@@ -20,16 +20,21 @@ mid-call is one line on stderr and an `isError` result naming it.
 
 from __future__ import annotations
 
-import json
+import base64
+import hashlib
+import hmac
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
+
+import orjson
 
 TOOL_META = "computer.jp/tool"
 CONTEXT_META = "computer.jp/context"
 ADAPTER_META = "computer.jp/adapter"
-# Our own `request_state` (answers so far), told apart from one the server made.
+# Our own `request_state` (the question asked, the answers so far, signed), told apart
+# from one the server made.
 STATE_PREFIX = "computer.jp/adapt:"
 MAX_QUESTIONS = 32  # questions asked in one call before the server is taken to be looping
 
@@ -38,11 +43,37 @@ class ServerGone(Exception):
     """The D31 server stopped answering (it exited, or its pipe closed)."""
 
 
-def say(message: str) -> None:
+class StateError(Exception):
+    """A re-call's `requestState` or answers the adapter cannot take (the reason names the field)."""
+
+
+def say(message: str, *, kind: str = "error") -> None:
     from jp_migrate.visible import line
 
-    sys.stderr.write(f"error: {line(message)}\n")
+    sys.stderr.write(f"{kind}: {line(message)}\n")
     sys.stderr.flush()
+
+
+def warn(message: str) -> None:
+    say(message, kind="warning")
+
+
+def meta_problem(meta: Any) -> str | None:
+    """What is wrong with a `tools/call`'s `_meta` for D31 (the field and the reason), or None:
+    the adapter merges answers into `computer.jp/tool`, so it and its `answers` must be objects."""
+    if meta is None:
+        return None
+    if not isinstance(meta, dict):
+        return "params._meta: expected an object"
+    tool = meta.get(TOOL_META)
+    if tool is None:
+        return None
+    if not isinstance(tool, dict):
+        return f'params._meta."{TOOL_META}": expected an object'
+    answers = tool.get("answers")
+    if answers is not None and not isinstance(answers, dict):
+        return f'params._meta."{TOOL_META}".answers: expected an object'
+    return None
 
 
 def d31_meta(
@@ -66,19 +97,47 @@ def d31_meta(
     return merged
 
 
-def encode_state(answers: Mapping[str, Any]) -> str:
-    return STATE_PREFIX + json.dumps(dict(answers), ensure_ascii=False, separators=(",", ":"))
+class State(NamedTuple):
+    """What an `input_required` round of ours carries to the client's re-call: the question it
+    asked, the answers given before it, and how many questions the call has asked."""
+
+    asked: str
+    answers: dict[str, Any]
+    rounds: int
 
 
-def decode_state(state: str | None) -> dict[str, Any] | None:
-    """The answers our `request_state` carries; None when it is not ours (or is broken)."""
-    if not state or not state.startswith(STATE_PREFIX):
-        return None
+def _call_digest(name: str, arguments: Mapping[str, Any]) -> str:
+    body = orjson.dumps({"name": name, "arguments": arguments}, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(body).hexdigest()
+
+
+def encode_state(secret: bytes, name: str, arguments: Mapping[str, Any], state: State) -> str:
+    """Our `request_state`: `state` for the call `name(arguments)`, signed with the session's
+    `secret`, so a re-call can only carry answers to a question this adapter asked of it."""
+    body = orjson.dumps({"call": _call_digest(name, arguments), **state._asdict()})
+    mac = hmac.new(secret, body, hashlib.sha256).hexdigest()
+    return f"{STATE_PREFIX}{base64.urlsafe_b64encode(body).decode()}.{mac}"
+
+
+def is_ours(state: Any) -> bool:
+    return isinstance(state, str) and state.startswith(STATE_PREFIX)
+
+
+def decode_state(secret: bytes, state: str, name: str, arguments: Mapping[str, Any]) -> State:
+    """The `State` a re-call of `name(arguments)` carries back; StateError when it is not one
+    this session signed for that call."""
+    token, _, mac = state[len(STATE_PREFIX) :].rpartition(".")
     try:
-        answers = json.loads(state[len(STATE_PREFIX) :])
-    except ValueError:
-        return None
-    return answers if isinstance(answers, dict) else None
+        body = base64.urlsafe_b64decode(token.encode())
+    except (ValueError, TypeError):
+        body = b""
+    expected = hmac.new(secret, body, hashlib.sha256).hexdigest()
+    if not body or not hmac.compare_digest(mac.encode(), expected.encode()):
+        raise StateError("params.requestState: not one this adapter issued")
+    data = orjson.loads(body)
+    if data["call"] != _call_digest(name, arguments):
+        raise StateError("params.requestState: issued for another call (tool or arguments)")
+    return State(data["asked"], data["answers"], data["rounds"])
 
 
 def gone_result(name: str, reason: str, stderr_tail: str) -> dict[str, Any]:

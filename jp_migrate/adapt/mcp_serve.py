@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -17,9 +16,11 @@ from contextlib import suppress
 from functools import partial
 from typing import Any
 
+from jp_migrate.adapt.limits import MAX_MESSAGE
 from jp_migrate.adapt.mcp import say
 from jp_migrate.adapt.pipes import MAX_READ, Sink, claim_stdio, read_lines
 from jp_migrate.bridge.groups import Group
+from jp_migrate.lineage import Lineage, Watch
 
 STOP_SECONDS = 0.5  # after a signal, how long the server has to exit before its group is killed
 CLOSE_SECONDS = 2.0  # after the client went, how long the server has to exit on its own
@@ -32,16 +33,34 @@ class StartFailed(Exception):
     """The D31 server did not start (or ended before it said anything)."""
 
 
+class Server:
+    """The D31 server's process: its pid, its pipes' ends on our side, its exit status."""
+
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.pid = pid
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        self.returncode: int | None = None  # as subprocess has it: -N for signal N
+
+    def wait(self) -> None:
+        status = os.waitpid(self.pid, 0)[1]
+        self.returncode = os.waitstatus_to_exitcode(status)
+
+
 class Front:
     """One adapter session: start the server, relay until the client goes, stop the server."""
 
-    def __init__(self, command: list[str]) -> None:
+    def __init__(self, command: list[str], limit: int = MAX_MESSAGE) -> None:
         self.command = command
+        self.limit = limit  # the largest message read, in bytes
+        self.lineage = Lineage()
+        self.watch: Watch | None = None
         self.stderr_end = b""  # the last TAIL_BYTES of the server's stderr
         self.stderr_lock = threading.Lock()
         self.to_stderr = Sink(2)
         self.copying_stderr: threading.Thread | None = None
-        self.server: subprocess.Popen[bytes] | None = None
+        self.server: Server | None = None
         self.group: Group | None = None
         self.relay: Any = None
         # The relay is called from both reader threads: one at a time, and what it writes
@@ -84,20 +103,10 @@ class Front:
     def run(self) -> None:
         for signum in SIGNALS:
             signal.signal(signum, self._on_signal)
-        try:
-            server = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                start_new_session=True,
-            )
-        except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            raise StartFailed(f"did not start: {reason}") from None
+        server = self._start()
         self.server = server
         self.group = Group.of(server.pid)
+        self.watch = self.lineage.watch(server.pid)  # before any thread: it forks
         try:
             self._serve(server)
         finally:
@@ -107,17 +116,27 @@ class Front:
         if self.failed is not None:
             raise StartFailed(self.failed)
 
-    def _serve(self, server: subprocess.Popen[bytes]) -> None:
+    def _start(self) -> Server:
+        """The server, in a session of its own, its stdio on pipes of ours (`lineage`)."""
+        pipes = [os.pipe() for _ in range(3)]  # its stdin, stdout, stderr
+        theirs = (pipes[0][0], pipes[1][1], pipes[2][1])
+        try:
+            pid = self.lineage.spawn(self.command, *theirs)
+        except (OSError, ValueError) as exc:
+            for fd in (fd for pair in pipes for fd in pair):
+                os.close(fd)
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise StartFailed(f"did not start: {reason}") from None
+        for fd in theirs:
+            os.close(fd)
+        return Server(pid, pipes[0][1], pipes[1][0], pipes[2][0])
+
+    def _serve(self, server: Server) -> None:
         # Loaded while the server starts: the SDK's models take a while to import.
         from jp_migrate.adapt.relay import Relay
 
-        assert server.stdin is not None and server.stdout is not None
-        assert server.stderr is not None
-        self.copying_stderr = self._thread(
-            "adapt-stderr", self._copy_stderr, server.stderr.fileno()
-        )
-        to_server = Sink(os.dup(server.stdin.fileno()))  # ours alone to close: the server's EOF
-        server.stdin.close()
+        self.copying_stderr = self._thread("adapt-stderr", self._copy_stderr, server.stderr)
+        to_server = Sink(server.stdin)  # ours alone to close: the server's EOF
         stdin, stdout = claim_stdio()
         to_client = Sink(stdout)
         self.relay = Relay(
@@ -125,11 +144,10 @@ class Front:
             lambda line: self.outbox.append((to_client, line)),
             lambda line: self.outbox.append((to_server, line)),
             self.stderr_tail,
+            self.limit,
         )
         self._thread("adapt-wait", self._wait_server)
-        self.reading_server = self._thread(
-            "adapt-server", self._from_server, server.stdout.fileno()
-        )
+        self.reading_server = self._thread("adapt-server", self._from_server, server.stdout)
         self._thread("adapt-client", self._from_client, stdin, to_server)
         while not self.done.wait(1.0):  # a timeout: signals are handled between waits
             pass
@@ -153,14 +171,14 @@ class Front:
     # ── the two sides ──
 
     def _from_client(self, fd: int, to_server: Sink) -> None:
-        read_lines(fd, partial(self._handle, self.relay.from_client))
+        read_lines(fd, partial(self._handle, self.relay.from_client), self.limit)
         self.client_gone = True
         to_server.close()  # the server's end of stdin: it may exit on its own
         self.exited.wait(CLOSE_SECONDS)
         self.done.set()
 
     def _from_server(self, fd: int) -> None:
-        read_lines(fd, partial(self._handle, self.relay.from_server))
+        read_lines(fd, partial(self._handle, self.relay.from_server), self.limit)
         self.exited.wait(EXIT_SECONDS)
         assert self.server is not None
         code = self.server.returncode
@@ -197,12 +215,13 @@ class Front:
                 os.killpg(self.group.id, signum)
             self.exited.wait(STOP_SECONDS)
             self.group.kill()
+            self._end_rest()
         sys.stderr.flush()
         os._exit(128 + signum)
 
     def _stop_server(self) -> None:
-        """The server asked to stop (SIGTERM) if it is still there, then its group killed:
-        nothing it started outlives the session."""
+        """The server asked to stop (SIGTERM) if it is still there, then its group killed,
+        and what detached itself from it: nothing it started outlives the session."""
         assert self.group is not None
         self.stopping = not self.exited.is_set()
         if self.stopping:
@@ -210,6 +229,17 @@ class Front:
                 os.killpg(self.group.id, signal.SIGTERM)
             self.exited.wait(STOP_SECONDS)
         self.group.kill()
+        self._end_rest()
+
+    def _end_rest(self) -> None:
+        """The watcher told we are done, then every process of the server's that came to us
+        ended (the server itself too, once killed, is left to its waiting thread)."""
+        assert self.server is not None
+        if self.watch is not None:
+            self.watch.done()
+            self.watch = None
+        self.exited.wait(EXIT_SECONDS)  # the killed server reaped by `_wait_server`
+        self.lineage.end_descendants((self.server.pid,))
 
 
 def _how_it_ended(code: int | None) -> str:
@@ -224,10 +254,10 @@ def _how_it_ended(code: int | None) -> str:
     return f"it exited with status {code}"
 
 
-def serve(command: list[str]) -> int:
+def serve(command: list[str], limit: int = MAX_MESSAGE) -> int:
     """Serve MCP on stdin/stdout until the client goes; 2 when the server cannot start."""
     try:
-        Front(command).run()
+        Front(command, limit).run()
     except StartFailed as exc:
         say(f"MCP server {command[0]!r}: {exc}")
         return 2

@@ -11,6 +11,14 @@ rebuilt through the SDK's types (`d31_calls`); so is every result when a
 Requests the adapter sends itself carry ids of its own (`OWN_ID…`), so their
 answers are told apart from the traffic it relays.
 
+What it cannot route it does not pass on: a client's line that is not one JSON-RPC
+message (not JSON, nested deeper than JP reads, over the size limit, a batch its
+protocol version has no room for, a request reusing an id in flight) is answered with
+a JSON-RPC error; a server's answer it cannot read becomes an error (an `isError`
+result for a `tools/call`) to the request it answers; a response to an id nobody
+asked, and a server's line that is not JSON, are dropped with a warning on stderr.
+Every request of the client's gets exactly one answer.
+
 I/O is the caller's: `to_client` and `to_server` write one line each. The relay
 never waits: a round trip of its own (a question round, the handshake it makes for
 a 2026-07-28 client) goes on from the callback its answer reaches. The caller keeps
@@ -20,6 +28,7 @@ the calls into one relay from overlapping.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,12 +37,31 @@ import orjson
 from pydantic import ValidationError
 
 from jp_migrate.adapt import d31_calls
-from jp_migrate.adapt.mcp import MAX_QUESTIONS, ServerGone, gone_result, say
+from jp_migrate.adapt.limits import MAX_MESSAGE
+from jp_migrate.adapt.mcp import (
+    MAX_QUESTIONS,
+    ServerGone,
+    State,
+    StateError,
+    encode_state,
+    gone_result,
+    is_ours,
+    meta_problem,
+    say,
+    warn,
+)
 from jp_migrate.adapt.outcome_result import Question, convert
+from jp_migrate.adapt.pipes import EDGE_BYTES, Oversize
+from jp_migrate.adapt.wire import NESTED, members, valid_id
+from jp_migrate.contract.jsontext import TOO_DEEP, may_be_too_deep, too_deep
 
 OWN_ID = "jp-migrate-adapt:"
 VERSION_META = "io.modelcontextprotocol/protocolVersion"  # a 2026-07-28 request's own version
+BATCH_VERSION = "2025-03-26"  # the only protocol version with JSON-RPC batches
 CONNECTION_CLOSED = -32000
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
 Send = Callable[[bytes], None]
@@ -60,19 +88,28 @@ class Call:
     meta: dict[str, Any] | None
     version: str | None  # a 2026-07-28 call's own protocol version (in its `_meta`)
     answers: dict[str, Any] = field(default_factory=dict)
+    rounds: int = 0  # questions asked in `input_required` results before this re-call
 
 
 class Relay:
     def __init__(
-        self, server: str, to_client: Send, to_server: Send, stderr_tail: Callable[[], str]
+        self,
+        server: str,
+        to_client: Send,
+        to_server: Send,
+        stderr_tail: Callable[[], str],
+        limit: int = MAX_MESSAGE,
     ) -> None:
         self.server = server  # the server's command, for messages
         self.to_client = to_client
         self.to_server = to_server
         self.stderr_tail = stderr_tail
+        self.limit = limit  # the largest message read, in bytes (`pipes.Lines` drops others)
         self.waiting: dict[Any, Call | str] = {}  # client requests the server still owes
+        self.server_asked: set[Any] = set()  # server requests the client still owes
         self.asked_client: dict[str, Reply] = {}
         self.asked_server: dict[str, Reply] = {}
+        self.secret = os.urandom(32)  # signs the request_state of our input_required rounds
         self.rounds: dict[Any, _Round] = {}  # calls asking through requests
         self.ids = itertools.count(1)
         self.version: str | None = None  # negotiated by `initialize`
@@ -86,26 +123,52 @@ class Relay:
 
     # ── from the client ──
 
-    def from_client(self, line: bytes) -> None:
-        msg = _parsed(line)
-        if msg is None:
-            self._to_server(line)
+    def from_client(self, line: bytes | Oversize) -> None:
+        if isinstance(line, Oversize):
+            found = members(line.head, line.tail)
+            self._unread_from_client(found, INVALID_REQUEST, self._too_large(line.size))
             return
-        method, key = msg.get("method"), msg.get("id")
-        if not isinstance(method, str):
-            reply = self.asked_client.pop(key, None) if isinstance(key, str) else None
-            if reply is not None:
-                reply(msg)
+        try:
+            msg = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            found = members(line[:EDGE_BYTES], line[-EDGE_BYTES:])
+            if may_be_too_deep(line):  # orjson's own limit is deeper than JP's
+                self._unread_from_client(found, INVALID_REQUEST, f"is {TOO_DEEP}")
             else:
-                self._to_server(line)
+                self._unread_from_client(found, PARSE_ERROR, "is not JSON")
+            return
+        if may_be_too_deep(line) and too_deep(msg):
+            self._unread_from_client(_members_of(msg), INVALID_REQUEST, f"is {TOO_DEEP}")
+        elif isinstance(msg, dict):
+            self._client_message(msg, line)
+        elif isinstance(msg, list):
+            self._client_batch(msg)
+        else:
+            self._error(None, INVALID_REQUEST, "not a JSON-RPC message (a JSON object)")
+
+    def _client_message(self, msg: dict[str, Any], line: bytes) -> None:
+        if "method" not in msg:
+            self._client_response(msg, line)
+            return
+        method, key = msg["method"], msg.get("id")
+        if not isinstance(method, str):
+            if "id" in msg:
+                self._error(key if valid_id(key) else None, INVALID_REQUEST, "no method name")
+            else:
+                warn("adapt --mcp: a notification from the client has no method name: dropped")
             return
         if "id" not in msg:
             if method == "notifications/cancelled":
                 self._cancelled(msg.get("params"))
             self._to_server(line)
             return
-        if not isinstance(key, str | int | float):  # no id a response could carry back
-            self._to_server(line)
+        if not valid_id(key):
+            self._error(None, INVALID_REQUEST, f"{method}: the id is not a string or an integer")
+            return
+        if key in self.waiting or key in self.rounds:
+            self._error(
+                key, INVALID_REQUEST, f"{method}: id {key!r} is in use by a request in flight"
+            )
             return
         if self.gone is not None:
             self._refuse(key, method, msg.get("params"))
@@ -119,13 +182,75 @@ class Relay:
         self.waiting[key] = method
         self.to_server(line)
 
+    def _client_response(self, msg: dict[str, Any], line: bytes) -> None:
+        """The client's answer to a request of the server's or of ours; dropped when nobody
+        asked it (or it is no response at all)."""
+        key = msg.get("id")
+        if not valid_id(key) or ("result" in msg) == ("error" in msg):
+            warn("adapt --mcp: a message from the client is no request, notification or "
+                 "response: dropped")  # fmt: skip
+            return
+        reply = self.asked_client.pop(key, None) if type(key) is str else None
+        if reply is not None:
+            reply(msg)
+        elif key in self.server_asked:
+            self.server_asked.discard(key)
+            self._to_server(line)
+        else:
+            warn(f"adapt --mcp: the client answered id {key!r}, which nobody asked: dropped")
+
+    def _client_batch(self, items: list[Any]) -> None:
+        """A JSON-RPC batch: each message on its own where the session's protocol version
+        has batches (answered one by one), else each request in it refused."""
+        if self.version == BATCH_VERSION and items:
+            for item in items:
+                if isinstance(item, dict):
+                    self._client_message(item, orjson.dumps(item) + b"\n")
+                else:
+                    self._error(None, INVALID_REQUEST, "not a JSON-RPC message (a JSON object)")
+            return
+        why = f"batches are not part of protocol version {self.version or '(none agreed yet)'}"
+        if not items:
+            self._error(None, INVALID_REQUEST, "an empty batch")
+            return
+        requests = [m["id"] for m in items if isinstance(m, dict) and "method" in m and "id" in m]
+        for key in requests:
+            self._error(key if valid_id(key) else None, INVALID_REQUEST, why)
+        if len(requests) < len(items):
+            warn(f"adapt --mcp: a batch from the client: {why}: its other messages dropped")
+
+    def _unread_from_client(self, found: dict[str, Any], code: int, why: str) -> None:
+        """A client's message the relay cannot read (`found`: what its first and last bytes
+        tell): a request is answered with an error (by its id when that shows), the answer to
+        a request is passed on as an error, a notification is dropped."""
+        key = found.get("id")
+        if "method" not in found and ("result" in found or "error" in found):
+            error = _rpc(code, f"the client's answer {why}")
+            reply = self.asked_client.pop(key, None) if type(key) is str else None
+            if reply is not None:
+                reply({"jsonrpc": "2.0", "id": key, "error": error})
+            elif valid_id(key) and key in self.server_asked:
+                self.server_asked.discard(key)
+                self._to_server(_error_line(key, error))
+            else:
+                warn(f"adapt --mcp: an answer from the client {why}: dropped")
+            return
+        if "method" in found and "id" not in found:
+            warn(f"adapt --mcp: a message from the client {why}: dropped")
+            return
+        self._error(key if valid_id(key) else None, code, f"the message {why}")
+
     def _tool_call(self, key: Any, msg: dict[str, Any], line: bytes) -> None:
         params = msg.get("params")
         if not isinstance(params, dict) or not isinstance(params.get("name"), str):
             self.waiting[key] = "tools/call"
             self.to_server(line)  # the server says what is wrong with it
             return
-        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else None
+        problem = meta_problem(params.get("_meta"))
+        if problem is not None:
+            self._error(key, INVALID_PARAMS, f"invalid tools/call: {problem}")
+            return
+        meta = params.get("_meta")
         version = meta.get(VERSION_META) if meta is not None else None
         call = Call(
             key,
@@ -134,20 +259,22 @@ class Relay:
             meta,
             version if isinstance(version, str) else None,
         )
-        if not isinstance(params.get("requestState"), str):
+        if not is_ours(params.get("requestState")):
             self.waiting[key] = call
-            self.to_server(line)
+            self.to_server(line)  # no round of ours (perhaps the server's own): untouched
             return
         try:
-            resumed = d31_calls.Resumed(params)
+            resumed = d31_calls.Resumed(params, self.secret, call.name, call.arguments)
+        except StateError as exc:
+            self._error(key, INVALID_PARAMS, f"invalid tools/call: {exc}")
+            return
         except ValidationError as exc:
-            self._error(key, INTERNAL_ERROR, f"invalid tools/call: {_first_error(exc)}")
+            self._error(key, INVALID_PARAMS, f"invalid tools/call: {_first_error(exc)}")
             return
-        if not resumed.ours:
-            self.waiting[key] = call
-            self.to_server(line)  # the server's own input_required round: untouched
-            return
-        call.answers = resumed.answers
+        if resumed.ignored:
+            warn(f"adapt --mcp: tools/call {call.name!r}: answers to questions it was not "
+                 f"asked left out: {', '.join(map(repr, resumed.ignored))}")  # fmt: skip
+        call.answers, call.rounds = resumed.answers, resumed.rounds
         if resumed.declined is not None:
             self._result(call, d31_calls.declined(call.name, resumed.declined))
             return
@@ -166,26 +293,54 @@ class Relay:
 
     # ── from the server ──
 
-    def from_server(self, line: bytes) -> None:
+    def from_server(self, line: bytes | Oversize) -> None:
         self.heard = True
-        msg = _parsed(line)
-        if msg is None or isinstance(msg.get("method"), str):
-            self.to_client(line)  # its requests and notifications, and what we cannot read
+        if isinstance(line, Oversize):
+            self._unread_from_server(members(line.head, line.tail), self._too_large(line.size))
+            return
+        try:
+            msg = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            if may_be_too_deep(line):  # orjson's own limit is deeper than JP's
+                found = members(line[:EDGE_BYTES], line[-EDGE_BYTES:])
+                self._unread_from_server(found, f"is {TOO_DEEP}")
+            else:
+                warn(f"adapt --mcp: the server wrote a line that is not JSON "
+                     f"({len(line)} bytes): dropped")  # fmt: skip
+            return
+        if may_be_too_deep(line) and too_deep(msg):
+            self._unread_from_server(_members_of(msg), f"is {TOO_DEEP}")
+        elif isinstance(msg, dict):
+            self._server_message(msg, line)
+        elif isinstance(msg, list):
+            if self.version != BATCH_VERSION:
+                warn(f"adapt --mcp: the server sent a batch, which protocol version "
+                     f"{self.version} does not have: its messages are taken one by one")  # fmt: skip
+            for item in msg:
+                if isinstance(item, dict):
+                    self._server_message(item, orjson.dumps(item) + b"\n")
+        else:
+            warn("adapt --mcp: the server wrote JSON that is no JSON-RPC message: dropped")
+
+    def _server_message(self, msg: dict[str, Any], line: bytes) -> None:
+        if "method" in msg:
+            self._server_request(msg, line)
             return
         key = msg.get("id")
-        reply = self.asked_server.pop(key, None) if isinstance(key, str) else None
+        reply = self.asked_server.pop(key, None) if type(key) is str else None
         if reply is not None:
             reply(msg)
             return
-        try:
-            pending = self.waiting.pop(key, None)
-        except TypeError:  # an id no request has (a list, an object)
-            pending = None
+        pending = self.waiting.pop(key, None) if valid_id(key) else None
+        if pending is None:
+            warn(f"adapt --mcp: the server answered id {key!r}, which no request in flight "
+                 "has: dropped")  # fmt: skip
+            return
         discover = self.discovering.pop(key, None) if pending == "server/discover" else None
         if discover is not None and "error" in msg and not self.bridging:
             self._bridge(key, discover, msg["error"])
             return
-        if self.bridging and pending is not None and isinstance(msg.get("result"), dict):
+        if self.bridging and isinstance(msg.get("result"), dict):
             method = "tools/call" if isinstance(pending, Call) else pending
             modern = d31_calls.modern_result(method, msg["result"])
             if modern is not None:
@@ -198,6 +353,60 @@ class Relay:
             version = msg["result"].get("protocolVersion")
             self.version = version if isinstance(version, str) else None
         self.to_client(line)
+
+    def _server_request(self, msg: dict[str, Any], line: bytes) -> None:
+        """The server's request or notification, passed on; a request the client could not
+        answer unmistakably (its id not MCP's, in flight, or looking like one of ours) is
+        refused to the server."""
+        method, key = msg["method"], msg.get("id")
+        if "id" not in msg:
+            if method == "notifications/cancelled" and isinstance(msg.get("params"), dict):
+                request = msg["params"].get("requestId")
+                if valid_id(request):
+                    self.server_asked.discard(request)
+            self.to_client(line)
+            return
+        if (
+            not isinstance(method, str)
+            or not valid_id(key)
+            or key in self.server_asked
+            or (type(key) is str and key.startswith(OWN_ID))
+        ):
+            why = "no method name, an id that is not a string or an integer, or one in use"
+            self._to_server(_error_line(key if valid_id(key) else None, _rpc(INVALID_REQUEST, why)))
+            warn(f"adapt --mcp: a request from the server refused: {why}")
+            return
+        self.server_asked.add(key)
+        self.to_client(line)
+
+    def _unread_from_server(self, found: dict[str, Any], why: str) -> None:
+        """A server's message the relay cannot read (`found`: what its first and last bytes
+        tell): the request it answers gets an error instead (an `isError` result for a
+        `tools/call`), a request of its own is refused, a notification dropped."""
+        key, method = found.get("id"), found.get("method")
+        if "method" in found:
+            if valid_id(key):
+                self._to_server(_error_line(key, _rpc(INVALID_REQUEST, f"the request {why}")))
+            warn(f"adapt --mcp: a message from the server ({method}) {why}: dropped")
+            return
+        reply = self.asked_server.pop(key, None) if type(key) is str else None
+        if reply is not None:
+            error = _rpc(INTERNAL_ERROR, f"the MCP server's answer {why}")
+            reply({"jsonrpc": "2.0", "id": key, "error": error})
+            return
+        pending = self.waiting.pop(key, None) if valid_id(key) else None
+        if pending is None:
+            warn(f"adapt --mcp: a message from the server {why}: dropped")
+            return
+        self.discovering.pop(key, None)
+        warn(f"adapt --mcp: the server's answer to id {key!r} {why}: answered as an error")
+        if isinstance(pending, Call):
+            self._result(pending, d31_calls.unread_result(pending.name, f"its answer {why}"))
+        else:
+            self._error(key, INTERNAL_ERROR, f"the MCP server's answer {why}")
+
+    def _too_large(self, size: int) -> str:
+        return f"is {size} bytes, more than the adapter's limit of {self.limit} (--max-message)"
 
     def _answered(self, call: Call, result: dict[str, Any], line: bytes) -> None:
         converted = convert(result)
@@ -236,7 +445,12 @@ class Relay:
 
     def _ask(self, call: Call, question: Question) -> None:
         if d31_calls.asks_in_result(self._version(call)):
-            self._respond(call.id, d31_calls.input_required(question, call.answers))
+            if call.rounds == MAX_QUESTIONS:
+                self._result(call, d31_calls.too_many_questions(call.name))
+                return
+            state = State(question.id, call.answers, call.rounds + 1)
+            token = encode_state(self.secret, call.name, call.arguments, state)
+            self._respond(call.id, d31_calls.input_required(question, token))
             return
         round_ = _Round(self, call)
         self.rounds[call.id] = round_
@@ -314,7 +528,7 @@ class Relay:
         self._send_error(key, {"code": code, "message": message})
 
     def _send_error(self, key: Any, error: Any) -> None:
-        self.to_client(orjson.dumps({"jsonrpc": "2.0", "id": key, "error": error}) + b"\n")
+        self.to_client(_error_line(key, error))
 
     def _send(self, send: Send, key: Any, method: str, params: Any) -> None:
         send(
@@ -326,13 +540,19 @@ class Relay:
             self.to_server(line)
 
 
-def _parsed(line: bytes) -> dict[str, Any] | None:
-    """The message a line holds; None for what is not one JSON-RPC object (a batch, noise)."""
-    try:
-        msg = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return None
-    return msg if isinstance(msg, dict) else None
+def _members_of(msg: Any) -> dict[str, Any]:
+    """`wire.members`' reading of a message already parsed."""
+    if not isinstance(msg, dict):
+        return {}
+    return {k: NESTED if isinstance(v, dict | list) else v for k, v in msg.items()}
+
+
+def _rpc(code: int, message: str) -> dict[str, Any]:
+    return {"code": code, "message": message}
+
+
+def _error_line(key: Any, error: Any) -> bytes:
+    return orjson.dumps({"jsonrpc": "2.0", "id": key, "error": error}) + b"\n"
 
 
 def _result_of(msg: dict[str, Any] | None) -> Any:
