@@ -12,8 +12,15 @@ carrying the text the legacy host stored, its details under `_meta`.
 
 from __future__ import annotations
 
+import re
+
 from jp_migrate.contract.jsontext import dumps_compact, load_json
-from jp_migrate.contract.plain import envelope_candidate, outcome_reading, outcome_shape
+from jp_migrate.contract.plain import (
+    OUTCOME_TAGS,
+    envelope_candidate,
+    outcome_reading,
+    outcome_shape,
+)
 from jp_migrate.convert.failure import legacy_failure_text
 from jp_migrate.errors import ContractError
 
@@ -30,6 +37,8 @@ RAW = "adapt-raw-output"
 RAW_FAILURE = "adapt-raw-failure"
 NOT_UTF8 = "adapt-output-not-utf8"
 NOT_RUN = "adapt-tool-not-run"
+OVER_LIMIT = "adapt-output-over-limit"
+RAW_OVER_LIMIT = "adapt-raw-over-limit-failure"
 RULES = {
     PASSTHROUGH: "stdout already an RFD 058 envelope: printed unchanged (never double-wrapped)",
     SUCCESS: "Outcome::Success → one text block holding the content",
@@ -39,7 +48,14 @@ RULES = {
     RAW_FAILURE: "raw stdout, exit ≠ 0 → isError, the legacy failure text, details in _meta",
     NOT_UTF8: "stdout not UTF-8 → isError naming the byte, details in _meta",
     NOT_RUN: "the tool could not start or did not finish → isError naming why",
+    OVER_LIMIT: "stdout a JSON document larger than the limit → isError naming the limit",
+    RAW_OVER_LIMIT: (
+        "raw stdout larger than the limit, then a failure → the output as it came, then isError"
+        " and a text block naming the failure"
+    ),
 }
+# A sequence's first item, when it is a string (an `Outcome`'s tag, perhaps).
+_FIRST_STRING = re.compile(rb'\[\s*("(?:[^"\\]|\\.)*")')
 # Where the adapter puts what only it saw (exit status, stderr): a key of its own.
 ADAPTER_META = "computer.jp/adapter"
 ERROR_META = "computer.jp/error"
@@ -81,17 +97,18 @@ def _line(envelope: dict[str, Any]) -> str:
     return dumps_compact(envelope) + "\n"
 
 
-def adapt(name: str, stdout: bytes, stderr: bytes, exit_code: int) -> Adapted:
-    """The envelope for one finished run of the tool `name` (SPEC §2's mapping table)."""
+def adapt(
+    name: str, stdout: bytes, stderr: bytes, exit_code: int, details: dict[str, Any] | None = None
+) -> Adapted:
+    """The envelope for one finished run of the tool `name` (SPEC §2's mapping table);
+    `details` (what only the adapter saw) go under `_meta` of a failure, by default the exit
+    status and stderr."""
     err = stderr.decode("utf-8", "replace")
+    details = details or {"exit_code": exit_code, "stderr": err}
     try:
         out = stdout.decode("utf-8")
     except UnicodeDecodeError as exc:
-        bad = stdout[exc.start : exc.start + 1].hex()
-        details = {"exit_code": exit_code, "stderr": err}
-        message = (
-            f"Tool '{name}' printed output that is not valid UTF-8 (byte {exc.start}: 0x{bad})."
-        )
+        message = not_utf8(name, exc.start, stdout[exc.start : exc.start + 1].hex())
         return Adapted(_line(_failure(message, details)), NOT_UTF8, True)
     obj = outcome_reading(out)
     shape = outcome_shape(obj)
@@ -108,11 +125,42 @@ def adapt(name: str, stdout: bytes, stderr: bytes, exit_code: int) -> Adapted:
     if _is_envelope(out):
         return Adapted(out, PASSTHROUGH, False)
     if exit_code != 0:
-        details = {"exit_code": exit_code, "stderr": err}
         return Adapted(
             _line(_failure(legacy_failure_text(name, out, err), details)), RAW_FAILURE, True
         )
     return Adapted(_line({"content": [_text(out)]}), RAW, False)
+
+
+def may_be_document(head: bytes) -> bool:
+    """Whether stdout starting with `head` may be an `Outcome` or an envelope, which only a
+    parse of all of it can tell: a JSON object, or a sequence whose first item is an
+    `Outcome`'s tag (serde reads `["success", "done"]` as one). Anything else is raw."""
+    start = head.lstrip(b" \t\n\r")
+    if start[:1] == b"{":
+        return True
+    if start[:1] != b"[":
+        return False
+    tag = _FIRST_STRING.match(start)
+    if tag is None:
+        return False
+    try:
+        return load_json(tag.group(1)) in OUTCOME_TAGS
+    except ContractError:
+        return False
+
+
+def too_large(name: str, size: int, limit: int, details: dict[str, Any]) -> Adapted:
+    """stdout a JSON document (perhaps an `Outcome`) larger than the adapter reads whole."""
+    reason = (
+        f"printed a JSON document of {size} bytes, more than the adapter reads as one "
+        f"(--max-message {limit}): it may be an Outcome, which cannot be told without reading it all."
+    )
+    return not_run(name, reason, details, rule=OVER_LIMIT)
+
+
+def streamed_failure(details: dict[str, Any]) -> dict[str, Any]:
+    """The envelope's members after the text of a streamed raw output that then failed."""
+    return {k: v for k, v in _failure("", details).items() if k != "content"}
 
 
 def _is_envelope(out: str) -> bool:
@@ -138,6 +186,11 @@ def _modelled(out: str) -> Adapted | None:
     return Adapted(_line(envelope), rule, isinstance(outcome, OutcomeError))
 
 
-def not_run(name: str, reason: str, details: dict[str, Any]) -> Adapted:
+def not_run(name: str, reason: str, details: dict[str, Any], *, rule: str = NOT_RUN) -> Adapted:
     """The tool never ran, or never finished: `reason` is the one line the model reads."""
-    return Adapted(_line(_failure(f"Tool '{name}' {reason}", details)), NOT_RUN, True)
+    return Adapted(_line(_failure(f"Tool '{name}' {reason}", details)), rule, True)
+
+
+def not_utf8(name: str, at: int, byte: str) -> str:
+    """The text for output that is not valid UTF-8 (`byte` in hex, at offset `at`)."""
+    return f"Tool '{name}' printed output that is not valid UTF-8 (byte {at}: 0x{byte})."

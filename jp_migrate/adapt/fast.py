@@ -1,4 +1,5 @@
-"""`jp-migrate adapt [--name N] [--provenance] [--timeout S] -- CMD…` without click.
+"""`jp-migrate adapt [--name N] [--provenance] [--timeout S] [--max-message SIZE] -- CMD…`
+without click.
 
 The local adapter runs in front of every call of a tool, so its start-up is the
 adapter's cost: this reads exactly the command line above and hands anything
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from jp_migrate.adapt.limits import MAX_MESSAGE, parse_size
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on this path
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -18,7 +21,12 @@ if TYPE_CHECKING:
 
 def parse(args: Sequence[str]) -> dict[str, Any] | None:
     """The options and the command, or None when the click command must read `args`."""
-    options: dict[str, Any] = {"name": None, "provenance": False, "timeout": None}
+    options: dict[str, Any] = {
+        "name": None,
+        "provenance": False,
+        "timeout": None,
+        "limit": MAX_MESSAGE,
+    }
     rest = list(args)
     while rest:
         word = rest.pop(0)
@@ -28,10 +36,14 @@ def parse(args: Sequence[str]) -> dict[str, Any] | None:
             return {**options, "command": rest}
         if word == "--provenance":
             options["provenance"] = True
-        elif word in ("--name", "--timeout") and rest:
+        elif word in ("--name", "--timeout", "--max-message") and rest:
             value = rest.pop(0)
             if word == "--name":
                 options["name"] = value
+            elif word == "--max-message":
+                options["limit"] = parse_size(value)
+                if options["limit"] is None:
+                    return None
             else:
                 try:
                     seconds = float(value)

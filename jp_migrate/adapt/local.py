@@ -2,6 +2,14 @@
 
 Kept free of click, pydantic, rich, libcst and the MCP SDK: it runs in front of
 every call of the tool (the models load only for a question, see envelope.py).
+
+Memory is bounded by the size limit (`--max-message`), however much the tool
+prints: its stdout is held up to the limit, which is all an `Outcome` or an
+envelope may take; past it, a raw output is passed through as its text block as it
+comes (`output.RawText`), and a JSON document, which might be an `Outcome` only a
+parse of all of it could tell, is counted and answered with an `isError` envelope
+naming the limit. Its stderr goes on to adapt's own as it comes, and is held (for
+the failure text) up to the limit, past it only its end.
 """
 
 from __future__ import annotations
@@ -10,84 +18,182 @@ import os
 import sys
 
 from jp_migrate.adapt import envelope
-from jp_migrate.adapt.run import CannotStart, run
-from jp_migrate.contract.jsontext import dumps_compact
+from jp_migrate.adapt.limits import MAX_MESSAGE
+from jp_migrate.adapt.output import Output, RawText
+from jp_migrate.adapt.run import CannotStart, Finished, run
 from jp_migrate.visible import line
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on this path
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
-ADAPTER_NAME = "jp-migrate adapt"
-PROVENANCE_META = "computer.jp/provenance"
-
-
-def _sha256(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
-
-
-def with_provenance(adapted: envelope.Adapted, stdout: bytes) -> str:
-    """`adapted` with the provenance record under `_meta` (SPEC §4): digests of the tool's
-    stdout and of the envelope as printed without the record, the adapter, the rule.
-    An envelope the tool printed itself is left as it is (it is never changed)."""
-    import json
-
-    from jp_migrate import __version__
-
-    if adapted.rule == envelope.PASSTHROUGH:
-        return adapted.text
-    document = json.loads(adapted.text)
-    document.setdefault("_meta", {})[PROVENANCE_META] = {
-        "adapter": {"name": ADAPTER_NAME, "version": __version__},
-        "input": {"sha256": _sha256(stdout)},
-        "output": {"sha256": _sha256(adapted.text.encode("utf-8"))},
-        "rules": [adapted.rule],
-    }
-    return dumps_compact(document) + "\n"
+STDERR_TAIL = 4096  # of a stderr over the limit, the bytes the envelope keeps
 
 
 def _say(message: str) -> None:
     sys.stderr.write(f"error: {line(message)}\n")
 
 
+def _sha256() -> Any:
+    import hashlib
+
+    return hashlib.sha256()
+
+
+class Stdout:
+    """The tool's stdout as it comes: held up to `limit`; past it, a raw output is streamed
+    as its envelope's text block, a JSON document only counted (`over`)."""
+
+    def __init__(self, output: Output, limit: int) -> None:
+        self.output = output
+        self.limit = limit
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.digest = _sha256() if output.provenance else None
+        self.raw: RawText | None = None  # the streamed text block, once started
+        self.over = False  # a JSON document past the limit: dropped
+
+    def feed(self, data: bytes) -> None:
+        self.size += len(data)
+        if self.digest is not None:
+            self.digest.update(data)
+        if self.raw is not None:
+            self.raw.feed(data)
+        elif not self.over:
+            self.chunks.append(data)
+            if self.size > self.limit:
+                self._past_limit()
+
+    def _past_limit(self) -> None:
+        held, self.chunks = self.chunks, []
+        if envelope.may_be_document(_head(held)):
+            self.over = True
+            return
+        self.raw = self.output.raw()
+        for chunk in held:
+            self.raw.feed(chunk)
+
+    def held(self) -> bytes:
+        return b"".join(self.chunks)
+
+    def input_digest(self) -> str | None:
+        return None if self.digest is None else self.digest.hexdigest()
+
+
+def _head(chunks: list[bytes], size: int = 4096) -> bytes:
+    """The first `size` bytes of the output from its first one that is not JSON whitespace."""
+    head = b""
+    for chunk in chunks:
+        head = (head + chunk).lstrip(b" \t\n\r")
+        if len(head) >= size:
+            break
+    return head[:size]
+
+
+class Stderr:
+    """The tool's stderr, passed on to ours as it comes (as the tool wrote it); held up to
+    `limit`, past it only its last STDERR_TAIL bytes."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.kept = bytearray()
+        self.size = 0
+
+    def feed(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(2, view) :]
+            except BlockingIOError:
+                continue
+            except OSError:  # our stderr is gone: the envelope still holds what it can
+                break
+        self.size += len(data)
+        self.kept += data
+        if self.size > self.limit:
+            del self.kept[: len(self.kept) - STDERR_TAIL]
+
+    def text(self) -> str:
+        return self.kept.decode("utf-8", "replace")
+
+
 def adapt_local(
-    command: Sequence[str], *, name: str | None, provenance: bool, timeout: float | None
+    command: Sequence[str],
+    *,
+    name: str | None,
+    provenance: bool,
+    timeout: float | None,
+    limit: int = MAX_MESSAGE,
 ) -> int:
     """Run `command`, print its envelope on stdout; the exit status is the tool's."""
     tool = name or os.path.basename(command[0])
+    output = Output(provenance)
+    stdout, stderr = Stdout(output, limit), Stderr(limit)
     try:
-        finished = run(command, timeout=timeout)
+        finished = run(command, timeout=timeout, on_stdout=stdout.feed, on_stderr=stderr.feed)
     except CannotStart as exc:
         _say(f"tool {tool!r}: cannot run {exc.reason}")
         adapted = envelope.not_run(
             tool, f"could not be started: {exc.reason}.", {"exit_code": exc.exit_code}
         )
-        _emit(adapted, b"", provenance)
+        output.envelope(adapted, _sha256().hexdigest() if provenance else None)
         return exc.exit_code
-    if finished.stderr:
-        sys.stderr.buffer.write(finished.stderr)  # the tool's own stderr, as it wrote it
-        sys.stderr.flush()
-    details = {
-        "exit_code": finished.exit_code,
-        "stderr": finished.stderr.decode("utf-8", "replace"),
-    }
-    if finished.timed_out:
-        _say(f"tool {tool!r}: timed out after {timeout:g}s; killed its process group")
-        adapted = envelope.not_run(tool, f"timed out after {timeout:g}s.", details)
-    elif finished.signal is not None:
-        _say(f"tool {tool!r}: ended by {finished.signal}")
-        adapted = envelope.not_run(tool, f"was ended by {finished.signal}.", details)
+    details: dict[str, Any] = {"exit_code": finished.exit_code, "stderr": stderr.text()}
+    if stderr.size > limit:
+        details["stderr_bytes"] = stderr.size  # the envelope holds only its end
+    failure = _unfinished(tool, finished, timeout)
+    if stdout.raw is not None:
+        _end_streamed(output, tool, stdout, stdout.raw, finished, failure, details)
+    elif failure is not None:
+        output.envelope(envelope.not_run(tool, failure, details), stdout.input_digest())
+    elif stdout.over:
+        adapted = envelope.too_large(tool, stdout.size, limit, details)
+        _say(f"tool {tool!r}: its output ({stdout.size} bytes) is over the limit ({limit})")
+        output.envelope(adapted, stdout.input_digest())
     else:
-        adapted = envelope.adapt(tool, finished.stdout, finished.stderr, finished.exit_code)
+        held = stdout.held()
+        adapted = envelope.adapt(tool, held, bytes(stderr.kept), finished.exit_code, details)
         if adapted.rule == envelope.NOT_UTF8:
             _say(f"tool {tool!r}: its output is not valid UTF-8")
-    _emit(adapted, finished.stdout, provenance)
+        output.envelope(adapted, stdout.input_digest())
     return finished.exit_code
 
 
-def _emit(adapted: envelope.Adapted, stdout: bytes, provenance: bool) -> None:
-    text = with_provenance(adapted, stdout) if provenance else adapted.text
-    sys.stdout.buffer.write(text.encode("utf-8"))
-    sys.stdout.flush()
+def _unfinished(tool: str, finished: Finished, timeout: float | None) -> str | None:
+    """Why the tool did not finish (the text the model reads), said on stderr too; or None."""
+    if finished.timed_out:
+        assert timeout is not None
+        _say(f"tool {tool!r}: timed out after {timeout:g}s; killed its process group")
+        return f"timed out after {timeout:g}s."
+    if finished.signal is not None:
+        _say(f"tool {tool!r}: ended by {finished.signal}")
+        return f"was ended by {finished.signal}."
+    return None
+
+
+def _end_streamed(
+    output: Output,
+    tool: str,
+    stdout: Stdout,
+    raw: RawText,
+    finished: Finished,
+    failure: str | None,
+    details: dict[str, Any],
+) -> None:
+    """Close the envelope of a raw output streamed past the limit: as it came when the run
+    succeeded; else an error, the failure named in a text block after it."""
+    raw.flush()
+    notice = None if failure is None else f"Tool '{tool}' {failure}"
+    if notice is None and raw.bad is not None:
+        _say(f"tool {tool!r}: its output is not valid UTF-8")
+        notice = envelope.not_utf8(tool, *raw.bad)
+    if notice is None and finished.exit_code != 0:
+        notice = f"Tool '{tool}' execution failed (exit status {finished.exit_code})."
+    if notice is not None:
+        notice += (
+            f" Its output ({stdout.size} bytes, more than the limit of {stdout.limit}) is above,"
+            " as it came."
+        )
+    rest = {} if notice is None else envelope.streamed_failure(details)
+    output.end_raw(raw, rest, notice, stdout.input_digest())

@@ -3,9 +3,10 @@
 The tool leads a process group of its own (a new session), so what it starts
 can be found and ended: the signals that end a run (Ctrl-C, a host's SIGTERM,
 a closed terminal) are forwarded to the whole group, and whatever is left of
-the group once the tool exits is killed, so the adapter leaves no orphans.
-The group is killed while its leader is still unreaped (`waitid` with
-`WNOWAIT`), so its id cannot name anyone else's processes yet.
+the group once the tool exits is killed, with what detached itself from it
+(`lineage`), so the adapter leaves no orphans. The group is killed while its
+leader is still unreaped (`waitid` with `WNOWAIT`), so its id cannot name anyone
+else's processes yet. Its output goes to the caller's callbacks as it comes.
 
 Plain `os` calls rather than `subprocess`: this runs in front of every call of
 the tool, and `subprocess` (with what it imports) is a third of the start-up.
@@ -18,10 +19,14 @@ import select
 import signal
 import time
 
+from jp_migrate.lineage import Lineage
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on this path
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from types import FrameType
+
+    Feed = Callable[[bytes], None]
 
 # What a host or a terminal sends to end a run; each is passed on to the tool's group.
 FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2")
@@ -36,16 +41,12 @@ DRAIN_SECONDS = 1.0
 
 
 class Finished:
-    """A run that ended: its output, its status (128+N when signal N ended it, as a shell
-    reports it), the signal's name, and whether the adapter's timeout ended it."""
+    """A run that ended: its status (128+N when signal N ended it, as a shell reports it),
+    the signal's name, and whether the adapter's timeout ended it."""
 
-    __slots__ = ("exit_code", "signal", "stderr", "stdout", "timed_out")
+    __slots__ = ("exit_code", "signal", "timed_out")
 
-    def __init__(
-        self, stdout: bytes, stderr: bytes, exit_code: int, sig: str | None, timed_out: bool
-    ) -> None:
-        self.stdout = stdout
-        self.stderr = stderr
+    def __init__(self, exit_code: int, sig: str | None, timed_out: bool) -> None:
         self.exit_code = exit_code
         self.signal = sig
         self.timed_out = timed_out
@@ -67,8 +68,12 @@ def _kill_group(pid: int, signum: int = signal.SIGKILL) -> None:
         pass
 
 
-def run(argv: Sequence[str], *, timeout: float | None = None) -> Finished:
-    """Run `argv` to completion; CannotStart when it cannot be executed at all."""
+def run(
+    argv: Sequence[str], *, on_stdout: Feed, on_stderr: Feed, timeout: float | None = None
+) -> Finished:
+    """Run `argv` to completion, its output to `on_stdout` and `on_stderr` as it comes;
+    CannotStart when it cannot be executed at all."""
+    lineage = Lineage()
     received: list[int] = []
     child: list[int] = []
 
@@ -86,7 +91,7 @@ def run(argv: Sequence[str], *, timeout: float | None = None) -> Finished:
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         try:
-            pid = _spawn(argv, out_w, err_w)
+            pid = _spawn(lineage, argv, out_w, err_w)
         except BaseException:
             for fd in (out_r, err_r):
                 os.close(fd)
@@ -95,22 +100,34 @@ def run(argv: Sequence[str], *, timeout: float | None = None) -> Finished:
             os.close(out_w)
             os.close(err_w)
         child.append(pid)
+        watch = lineage.watch(pid)
+        spare = (pid,) if watch is None else (pid, watch.pid)
+
+        def end_rest() -> None:
+            """What the tool left running: its group, and what detached itself from it."""
+            _kill_group(pid)
+            lineage.end_descendants(spare)
+
         for signum in received:  # a signal that came before the tool's group was known
             _kill_group(pid, signum)
         try:
-            stdout, stderr, timed_out = _collect(pid, out_r, err_r, received, timeout)
+            outputs = ((out_r, on_stdout), (err_r, on_stderr))
+            timed_out = _collect(pid, outputs, received, timeout, end_rest)
         finally:
             _kill_group(pid)  # what the tool left running in its group goes with it
             os.close(out_r)
             os.close(err_r)
+            if watch is not None:
+                watch.done()
+            lineage.end_descendants((pid,))  # and what detached itself from the group
             status = os.waitpid(pid, 0)[1]  # the leader, unreaped until its group is gone
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
-        return Finished(stdout, stderr, 128 + number, _signal_name(number), timed_out)
-    return Finished(stdout, stderr, os.WEXITSTATUS(status), None, timed_out)
+        return Finished(128 + number, _signal_name(number), timed_out)
+    return Finished(os.WEXITSTATUS(status), None, timed_out)
 
 
 def _signal_name(number: int) -> str:
@@ -120,15 +137,16 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def _spawn(argv: Sequence[str], out_w: int, err_w: int) -> int:
+def _spawn(lineage: Lineage, argv: Sequence[str], out_w: int, err_w: int) -> int:
     """The tool, started in a session of its own with stdout/stderr on our pipes."""
-    actions = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2)]
     try:
-        return os.posix_spawnp(argv[0], list(argv), os.environ, file_actions=actions, setsid=True)
+        return lineage.spawn(argv, None, out_w, err_w)
     except FileNotFoundError as exc:
         raise CannotStart(f"{argv[0]!r}: {exc.strerror}", 127) from None
     except OSError as exc:  # not executable, a directory, …
         raise CannotStart(f"{argv[0]!r}: {exc.strerror or exc}", 126) from None
+    except ValueError as exc:  # a NUL character in an argument
+        raise CannotStart(f"{argv[0]!r}: {exc}", 126) from None
 
 
 def _exited(pid: int) -> bool:
@@ -137,22 +155,26 @@ def _exited(pid: int) -> bool:
 
 
 def _collect(
-    pid: int, out_r: int, err_r: int, received: list[int], timeout: float | None
-) -> tuple[bytes, bytes, bool]:
-    """Both pipes read to their end and the tool exited (as a host waits for both), and
-    whether the timeout ended the run.
+    pid: int,
+    outputs: tuple[tuple[int, Feed], ...],
+    received: list[int],
+    timeout: float | None,
+    end_rest: Callable[[], None],
+) -> bool:
+    """Both pipes read to their end (each chunk to its feed) and the tool exited (as a host
+    waits for both); whether the timeout ended the run.
 
-    The group is killed when the tool has exited but something it started still
-    holds its output open, when `timeout` passes, or GRACE_SECONDS after a
-    forwarded signal the tool did not end on (a host that sent SIGTERM kills
-    next, and then nothing could end the group); what it wrote by then is read
-    for DRAIN_SECONDS more.
+    The group (and what detached from it: `end_rest`) is killed when the tool has
+    exited but something it started still holds its output open, when `timeout`
+    passes, or GRACE_SECONDS after a forwarded signal the tool did not end on (a
+    host that sent SIGTERM kills next, and then nothing could end the group); what
+    it wrote by then is read for DRAIN_SECONDS more.
     """
-    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
+    feeds = dict(outputs)
     poller = select.poll()
-    for fd in chunks:
+    for fd in feeds:
         poller.register(fd, select.POLLIN)
-    open_fds = set(chunks)
+    open_fds = set(feeds)
     deadline = None if timeout is None else time.monotonic() + timeout
     drain_until: float | None = None
     signalled: float | None = None
@@ -165,7 +187,7 @@ def _collect(
         for fd, _event in poller.poll(wait * 1000):
             data = os.read(fd, 65536)
             if data:
-                chunks[fd].append(data)
+                feeds[fd](data)
             else:
                 poller.unregister(fd)
                 open_fds.discard(fd)
@@ -182,6 +204,6 @@ def _collect(
         timed_out = deadline is not None and now >= deadline
         late = signalled is not None and now - signalled >= GRACE_SECONDS
         if timed_out or late or (exited and open_fds):
-            _kill_group(pid)
+            end_rest()
             drain_until = now + DRAIN_SECONDS
-    return b"".join(chunks[out_r]), b"".join(chunks[err_r]), timed_out
+    return timed_out
