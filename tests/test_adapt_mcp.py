@@ -228,21 +228,31 @@ def test_a_server_dying_mid_call_is_one_line_and_an_error_result(tmp_path: Path)
 
 
 def test_a_server_that_cannot_start_is_one_line(tmp_path: Path) -> None:
+    """The client stays connected (stdin open, as a host waiting for `initialize`'s answer):
+    the server's own failure is what ends the session. (A client that leaves at once lets
+    the adapter stop a server still starting, after CLOSE_SECONDS: exit 0, nothing to say.)"""
     import subprocess
 
     for command in ([str(tmp_path / "missing")], [PY, SERVER, "--jp", "--exit-at-start"]):
-        done = subprocess.run(
+        proc = subprocess.Popen(
             [*ADAPT, *command],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
-        assert done.returncode == 2
-        errors = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
-        assert len(errors) == 1 and "did not start" in errors[0], done.stderr
-        assert "Traceback" not in done.stderr
+        try:
+            code = proc.wait(timeout=120)
+            stderr = proc.stderr.read().decode() if proc.stderr else ""
+        finally:
+            proc.kill()
+            proc.wait()
+            for pipe in (proc.stdin, proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+        assert code == 2, stderr
+        errors = [line for line in stderr.splitlines() if line.startswith("error: ")]
+        assert len(errors) == 1 and "did not start" in errors[0], stderr
+        assert "Traceback" not in stderr
 
 
 def test_a_form_fields_default_is_the_questions_not_its_schemas() -> None:
