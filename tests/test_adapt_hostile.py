@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from hostile_wire_support import (
+    HOSTILE,
     PY,
     WAIT,
     Marked,
@@ -448,3 +449,17 @@ def test_what_an_mcp_server_leaves_behind_is_ended_with_the_session(marked: Mark
     assert len(_wait_for(pids)) == 3
     pids.unlink()
     _closed(wire)
+
+
+@pytest.mark.parametrize(("depth", "read"), [(127, True), (128, False)])
+def test_the_bridge_reads_an_mcp_result_only_as_deep_as_jp_does(depth: int, read: bool) -> None:
+    from jp_migrate.bridge.config import McpServer
+    from jp_migrate.bridge.errors import BridgeError
+    from jp_migrate.bridge.mcp_client import McpSession
+
+    with McpSession(McpServer("hostile", PY, (HOSTILE,)), Path.cwd(), timeout=WAIT) as session:
+        if read:
+            assert session.call("deep", {"depth": depth}, meta=None).result is not None
+        else:
+            with pytest.raises(BridgeError, match=r"nested too deeply \(JP reads 127 levels"):
+                session.call("deep", {"depth": depth}, meta=None)

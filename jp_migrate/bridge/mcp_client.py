@@ -32,6 +32,7 @@ from jp_migrate.bridge.edge import Stopped, innermost
 from jp_migrate.bridge.errors import BridgeError
 from jp_migrate.bridge.forms import NO_MODEL, SAMPLING, Form, Forms, during_call
 from jp_migrate.bridge.groups import Group, spawned_by
+from jp_migrate.contract.jsontext import TOO_DEEP, too_deep
 
 if TYPE_CHECKING:
     from anyio.abc import TaskStatus
@@ -447,6 +448,8 @@ class McpSession:
             pending = Pending(Forms.of(dict(result.input_requests or {})), result.request_state)
             return CallResult(None, pending, self.stderr(start), warnings=warnings)
         wire = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if too_deep({"result": wire}):  # the message JP's serde_json reads holds the result
+            raise BridgeError(f"tools/call {name!r}: the result is {TOO_DEEP}", source=self.label)
         links: dict[int, list[dict[str, Any]]] = {}
         if self.rfd058:
             links, unread = await self._read_links(wire.get("content") or [])

@@ -104,6 +104,20 @@ for line in sys.stdin.buffer:
         result(key, {"protocolVersion": VERSION, "capabilities": {"tools": {}}, "serverInfo": info})
     elif method == "tools/call":
         call(key, params.get("name"), params.get("arguments") or {}, params.get("_meta") or {})
+    elif method == "tools/list":
+        names = [
+            "echo",
+            "big",
+            "deep",
+            "forged",
+            "batch",
+            "die_mid_line",
+            "ask",
+            "children",
+            "request_flood",
+        ]
+        schema = {"type": "object", "properties": {}}
+        result(key, {"tools": [{"name": n, "inputSchema": schema} for n in names]})
     elif method == "ping":
         result(key, {})
     else:
