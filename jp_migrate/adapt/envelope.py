@@ -94,7 +94,7 @@ def _failure(text: str, details: dict[str, Any]) -> dict[str, Any]:
 
 
 def _line(envelope: dict[str, Any]) -> str:
-    return dumps_compact(envelope) + "\n"
+    return dumps_compact(envelope, end="\n")
 
 
 def adapt(

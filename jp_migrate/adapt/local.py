@@ -75,7 +75,9 @@ class Stdout:
             self.raw.feed(chunk)
 
     def held(self) -> bytes:
-        return b"".join(self.chunks)
+        """All of stdout (under the limit), handed over: the chunks are let go."""
+        held, self.chunks = b"".join(self.chunks), []
+        return held
 
     def input_digest(self) -> str | None:
         return None if self.digest is None else self.digest.hexdigest()
@@ -139,25 +141,55 @@ def adapt_local(
         )
         output.envelope(adapted, _sha256().hexdigest() if provenance else None)
         return exc.exit_code
+    _emit(output, tool, stdout, stderr, finished, _unfinished(tool, finished, timeout))
+    return finished.exit_code
+
+
+def _emit(
+    output: Output,
+    tool: str,
+    stdout: Stdout,
+    stderr: Stderr,
+    finished: Finished,
+    failure: str | None,
+) -> None:
+    """The envelope for the run, written: the output stage (SPEC §2's mapping, `envelope`)."""
     details: dict[str, Any] = {"exit_code": finished.exit_code, "stderr": stderr.text()}
-    if stderr.size > limit:
+    if stderr.size > stderr.limit:
         details["stderr_bytes"] = stderr.size  # the envelope holds only its end
-    failure = _unfinished(tool, finished, timeout)
+    digest = stdout.input_digest
     if stdout.raw is not None:
         _end_streamed(output, tool, stdout, stdout.raw, finished, failure, details)
-    elif failure is not None:
-        output.envelope(envelope.not_run(tool, failure, details), stdout.input_digest())
-    elif stdout.over:
-        adapted = envelope.too_large(tool, stdout.size, limit, details)
-        _say(f"tool {tool!r}: its output ({stdout.size} bytes) is over the limit ({limit})")
-        output.envelope(adapted, stdout.input_digest())
+        return
+    if failure is not None:
+        output.envelope(envelope.not_run(tool, failure, details), digest())
+        return
+    if stdout.over:
+        _say(f"tool {tool!r}: its output ({stdout.size} bytes) is over the limit ({stdout.limit})")
+        output.envelope(envelope.too_large(tool, stdout.size, stdout.limit, details), digest())
+        return
+    held = stdout.held()
+    if finished.exit_code == 0 and _plainly_raw(held):
+        text = output.raw()  # SPEC §2's raw row, written from the bytes: no copy of the text
+        text.feed(held)
+        output.end_raw(text, {}, None, digest())
     else:
-        held = stdout.held()
         adapted = envelope.adapt(tool, held, bytes(stderr.kept), finished.exit_code, details)
         if adapted.rule == envelope.NOT_UTF8:
             _say(f"tool {tool!r}: its output is not valid UTF-8")
-        output.envelope(adapted, stdout.input_digest())
-    return finished.exit_code
+        output.envelope(adapted, digest())
+
+
+def _plainly_raw(held: bytes) -> bool:
+    """Output that can only be raw text: no JSON document that may be an `Outcome` or an
+    envelope, and valid UTF-8."""
+    if envelope.may_be_document(_head([held])):
+        return False
+    try:
+        held.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _unfinished(tool: str, finished: Finished, timeout: float | None) -> str | None:

@@ -50,12 +50,13 @@ class Output:
         self.digest: Any = None  # of what a streamed envelope wrote, for its provenance
 
     def write(self, text: str) -> None:
-        data = text.encode("utf-8")
-        if self.digest is not None:
-            self.digest.update(data)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(1, view) :]
+        for start in range(0, len(text), PIECE):  # a large envelope is never encoded whole
+            data = text[start : start + PIECE].encode("utf-8")
+            if self.digest is not None:
+                self.digest.update(data)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(1, view) :]
 
     def envelope(self, adapted: envelope.Adapted, input_digest: str | None) -> None:
         """A whole envelope. An envelope the tool printed itself is left as it is: it gets no
@@ -68,7 +69,7 @@ class Output:
         output.update(adapted.text.encode("utf-8"))
         record = provenance_record(adapted.rule, input_digest, output.hexdigest())
         document.setdefault("_meta", {})[PROVENANCE_META] = record
-        self.write(dumps_compact(document) + "\n")
+        self.write(dumps_compact(document, end="\n"))
 
     def raw(self) -> RawText:
         """Start a raw output's envelope: its text block, fed as the output comes."""

@@ -205,7 +205,7 @@ class Relay:
         if self.version == BATCH_VERSION and items:
             for item in items:
                 if isinstance(item, dict):
-                    self._client_message(item, orjson.dumps(item) + b"\n")
+                    self._client_message(item, _line(item))
                 else:
                     self._error(None, INVALID_REQUEST, "not a JSON-RPC message (a JSON object)")
             return
@@ -318,7 +318,7 @@ class Relay:
                      f"{self.version} does not have: its messages are taken one by one")  # fmt: skip
             for item in msg:
                 if isinstance(item, dict):
-                    self._server_message(item, orjson.dumps(item) + b"\n")
+                    self._server_message(item, _line(item))
         else:
             warn("adapt --mcp: the server wrote JSON that is no JSON-RPC message: dropped")
 
@@ -345,7 +345,7 @@ class Relay:
             modern = d31_calls.modern_result(method, msg["result"])
             if modern is not None:
                 msg["result"] = modern
-                line = orjson.dumps(msg) + b"\n"
+                line = _line(msg)
         if isinstance(pending, Call) and isinstance(msg.get("result"), dict):
             self._answered(pending, msg["result"], line)
             return
@@ -522,7 +522,7 @@ class Relay:
         return call.version or self.version
 
     def _respond(self, key: Any, result: Any) -> None:
-        self.to_client(orjson.dumps({"jsonrpc": "2.0", "id": key, "result": result}) + b"\n")
+        self.to_client(_line({"jsonrpc": "2.0", "id": key, "result": result}))
 
     def _error(self, key: Any, code: int, message: str) -> None:
         self._send_error(key, {"code": code, "message": message})
@@ -531,9 +531,7 @@ class Relay:
         self.to_client(_error_line(key, error))
 
     def _send(self, send: Send, key: Any, method: str, params: Any) -> None:
-        send(
-            orjson.dumps({"jsonrpc": "2.0", "id": key, "method": method, "params": params}) + b"\n"
-        )
+        send(_line({"jsonrpc": "2.0", "id": key, "method": method, "params": params}))
 
     def _to_server(self, line: bytes) -> None:
         if self.gone is None:
@@ -547,12 +545,17 @@ def _members_of(msg: Any) -> dict[str, Any]:
     return {k: NESTED if isinstance(v, dict | list) else v for k, v in msg.items()}
 
 
+def _line(message: Any) -> bytes:
+    """A message as the line that carries it (its newline added by orjson: no copy)."""
+    return orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE)
+
+
 def _rpc(code: int, message: str) -> dict[str, Any]:
     return {"code": code, "message": message}
 
 
 def _error_line(key: Any, error: Any) -> bytes:
-    return orjson.dumps({"jsonrpc": "2.0", "id": key, "error": error}) + b"\n"
+    return _line({"jsonrpc": "2.0", "id": key, "error": error})
 
 
 def _result_of(msg: dict[str, Any] | None) -> Any:

@@ -56,13 +56,13 @@ def _integer(text: str) -> int:
     return value
 
 
+# A surrogate code point: in a Python string always a lone one (a pair is one code point).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _lone_surrogate(value: Any) -> bool:
     if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
+        return _SURROGATE.search(value) is not None  # searched in place: no UTF-8 copy
     if isinstance(value, list):
         return any(_lone_surrogate(v) for v in value)
     if isinstance(value, dict):
@@ -179,14 +179,16 @@ def _number(value: float) -> str:
     return serde_float(value) if math.isfinite(value) else "null"
 
 
-def dumps_compact(value: Any, *, default: Callable[[Any], Any] | None = None) -> str:
+def dumps_compact(value: Any, *, default: Callable[[Any], Any] | None = None, end: str = "") -> str:
     """serde_json's compact form: no spaces, non-ASCII unescaped, numbers as it writes them.
 
     `default` turns a value that is not JSON into one (as `json.dumps`'s); without
-    it such a value is a TypeError.
+    it such a value is a TypeError. `end` follows the text (a line's newline, without
+    a copy of a large text to add it).
     """
     out: list[str] = []
     _write(value, out, default)
+    out.append(end)
     return "".join(out)
 
 
