@@ -112,7 +112,8 @@ class Lineage:
 
     def end_descendants(self, spare: Collection[int] = ()) -> int:
         """SIGKILL every child of ours but `spare` (and the group each leads), reap them, and
-        again for the orphans that come to us as they die; how many were ended."""
+        again for the orphans that come to us as they die; how many were ended (a watcher
+        told it is done among them)."""
         if not self.subreaper:
             return 0
         ended = 0
@@ -162,15 +163,12 @@ class Watch:
         os.close(read)
 
     def done(self) -> None:
-        """The adapter ends the tool itself: the watcher exits without a kill."""
+        """The adapter ends the tool itself: the watcher exits without a kill (on its own,
+        not waited for: it is reaped with the adapter's other children, or by init)."""
         try:
             os.write(self.write, b"done")
         finally:
             os.close(self.write)
-            try:
-                os.waitpid(self.pid, 0)
-            except ChildProcessError:
-                pass
 
 
 def _executable(name: str) -> str:

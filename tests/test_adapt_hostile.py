@@ -463,3 +463,39 @@ def test_the_bridge_reads_an_mcp_result_only_as_deep_as_jp_does(depth: int, read
         else:
             with pytest.raises(BridgeError, match=r"nested too deeply \(JP reads 127 levels"):
                 session.call("deep", {"depth": depth}, meta=None)
+
+
+# ── the pieces on their own ──
+
+
+def test_a_line_over_the_limit_keeps_only_its_edges() -> None:
+    from jp_migrate.adapt.pipes import EDGE_BYTES, Lines, Oversize
+
+    lines = Lines(limit=10)
+    assert lines.feed(b"0123456789\n") == [b"0123456789\n"]  # the limit itself: kept
+    got = lines.feed(b'{"id":1,"x":"' + b"a" * 20_000)
+    assert got == []
+    got = lines.feed(b'b"}\nnext')
+    assert isinstance(got[0], Oversize) and got[1:] == []
+    assert got[0].size == 13 + 20_000 + 3
+    assert got[0].head == (b'{"id":1,"x":"' + b"a" * 20_000)[:EDGE_BYTES]
+    assert got[0].tail == (b"a" * 20_000 + b'b"}')[-EDGE_BYTES:]
+    assert lines.rest() == b"next\n"
+    assert lines.rest() is None
+
+
+@pytest.mark.parametrize(
+    ("head", "tail", "found"),
+    [
+        (b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"a":[1,{"b":"x', b"", 7),
+        (b'{"method":"x","params":{"t":"aaa', b'aaa"}, "id" : "k\\"1"}\n', 'k"1'),
+        (b'{"result":{"content":[]},"id":3}', b"", 3),
+        (b'{"params":{"id":5,"t":"aa', b'aa"}}', None),  # an id inside the params: not its
+        (b'{"t":"aa', b'a\\",\\"id\\":5}"}', None),  # one inside a string
+        (b"garbage {\"id\":1}", b"", None),
+    ],
+)
+def test_a_messages_id_is_read_from_its_edges(head: bytes, tail: bytes, found: Any) -> None:
+    from jp_migrate.adapt.wire import members
+
+    assert members(head, tail).get("id") == found

@@ -16,7 +16,6 @@ Tools (their arguments under `arguments`):
   children {pidfile, detach}  starts a child in its group and (unless `detach` is false)
                          one that detaches itself (a session of its own), writes its pid
                          and theirs to `pidfile`, answers
-  request_flood {count}  sends `count` requests of its own to the client, then answers
 """
 
 from __future__ import annotations
@@ -85,10 +84,6 @@ def call(key: object, name: str, args: dict, meta: dict) -> None:
         with open(args["pidfile"], "w") as pids:
             pids.write(" ".join(str(p) for p in (os.getpid(), *(s.pid for s in started))) + "\n")
         outcome(key, {"type": "success", "content": "started"})
-    elif name == "request_flood":
-        for n in range(int(args["count"])):
-            send({"jsonrpc": "2.0", "id": f"flood-{n}", "method": "ping"})
-        outcome(key, {"type": "success", "content": "flooded"})
     else:
         send({"jsonrpc": "2.0", "id": key, "error": {"code": -32601, "message": "no such tool"}})
 
@@ -105,17 +100,7 @@ for line in sys.stdin.buffer:
     elif method == "tools/call":
         call(key, params.get("name"), params.get("arguments") or {}, params.get("_meta") or {})
     elif method == "tools/list":
-        names = [
-            "echo",
-            "big",
-            "deep",
-            "forged",
-            "batch",
-            "die_mid_line",
-            "ask",
-            "children",
-            "request_flood",
-        ]
+        names = ["echo", "big", "deep", "forged", "batch", "die_mid_line", "ask", "children"]
         schema = {"type": "object", "properties": {}}
         result(key, {"tools": [{"name": n, "inputSchema": schema} for n in names]})
     elif method == "ping":
