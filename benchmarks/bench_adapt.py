@@ -15,10 +15,19 @@ cases, stop), limit 1.2.
 
     python benchmarks/bench_adapt.py [-n 30] [--limit-ms 30] [--against DIR] [--breakdown]
                                      [--no-bytecode]
-    python benchmarks/bench_adapt.py --mcp [-n 10] [--limit 1.2] [--floor]
+    python benchmarks/bench_adapt.py --mcp [-n 10] [--limit 1.2] [--floor] [--against DIR]
+    python benchmarks/bench_adapt.py --large [-n 5] [--linear 5]
 
 --floor also times the calls behind `byte_relay.py`, which copies bytes and
 parses nothing: what any process between client and server costs.
+
+--large (issue 31) times one message of 20 MB and one of 80 MB through the relay, each
+way (a tools/call whose request is that large; one whose Outcome result is, converted
+by the adapter), alternately in one session of `adapt --mcp --max-message 128MiB` in
+front of `large_server.py` (plain Python, no SDK), and the same calls made to the server
+directly: the medians, the relay's own share (behind less direct), and the 80 MB time
+over the 20 MB time, at most --linear (5: a linear relay gives 4). Also the adapter's
+peak memory (VmHWM).
 """
 
 from __future__ import annotations
@@ -186,55 +195,161 @@ async def _calls(command: list[str], rounds: int) -> tuple[float, float]:
         return started - start, time.perf_counter() - started
 
 
-def mcp(runs: int, limit: float, floor: bool = False) -> int:
+def mcp(runs: int, limit: float, floor: bool = False, against: Path | None = None) -> int:
     import anyio
 
     direct_cmd = [sys.executable, str(SERVER), "--jp"]
-    adapted_cmd = [*adapt_command(), "adapt", "--mcp", "--", *direct_cmd]
-    copier_cmd = [sys.executable, str(Path(__file__).with_name("byte_relay.py")), *direct_cmd]
-    rounds = 5
-    anyio.run(_calls, direct_cmd, 1)
-    anyio.run(_calls, adapted_cmd, 1)
-    direct: list[tuple[float, float]] = []
-    behind: list[tuple[float, float]] = []
-    copied: list[tuple[float, float]] = []
-    for _ in range(runs):
-        direct.append(anyio.run(_calls, direct_cmd, rounds))
-        behind.append(anyio.run(_calls, adapted_cmd, rounds))
-        if floor:
-            copied.append(anyio.run(_calls, copier_cmd, rounds))
-    calls = rounds * len(MCP_CALLS)
+    adapt_args = ["adapt", "--mcp", "--", *direct_cmd]
+    commands = {"direct": direct_cmd, "behind": [*adapt_command(), *adapt_args]}
+    if against is not None:  # both versions started the same way, in alternation
+        commands["behind"] = [*_launch(REPO), *adapt_args]
+        commands["against"] = [*_launch(against.resolve()), *adapt_args]
     if floor:
-        copier = statistics.median(side[1] for side in copied) / calls
-        direct_call = statistics.median(side[1] for side in direct) / calls
+        copier = [sys.executable, str(Path(__file__).with_name("byte_relay.py")), *direct_cmd]
+        commands["copier"] = copier
+    rounds = 5
+    for command in commands.values():  # warm-up, untimed
+        anyio.run(_calls, command, 1)
+    sessions: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            sessions[name].append(anyio.run(_calls, command, rounds))
+    calls = rounds * len(MCP_CALLS)
+    per_call = {
+        name: statistics.median(s[1] for s in runs_) / calls for name, runs_ in sessions.items()
+    }
+    starts = {name: statistics.median(s[0] for s in runs_) for name, runs_ in sessions.items()}
+    if floor:
         print(
-            f"behind a byte-copying relay (the floor of any relay): {copier * 1000:.2f} ms a call, "
-            f"{copier / direct_call:.2f}x"
+            f"behind a byte-copying relay (the floor of any relay): "
+            f"{per_call['copier'] * 1000:.2f} ms a call, "
+            f"{per_call['copier'] / per_call['direct']:.2f}x"
         )
-    per_call = [statistics.median(side[1] for side in runs_) / calls for runs_ in (direct, behind)]
-    starts = [statistics.median(side[0] for side in runs_) for runs_ in (direct, behind)]
-    ratio = per_call[1] / per_call[0]
+    if against is not None:
+        print(
+            f"behind adapt --mcp of {against}: {per_call['against'] * 1000:.2f} ms a call, "
+            f"{per_call['against'] / per_call['direct']:.2f}x"
+        )
+    ratio = per_call["behind"] / per_call["direct"]
     print(
-        f"start (initialize + tools/list): {starts[0] * 1000:.0f} ms direct, "
-        f"{starts[1] * 1000:.0f} ms behind adapt --mcp"
+        f"start (initialize + tools/list): {starts['direct'] * 1000:.0f} ms direct, "
+        f"{starts['behind'] * 1000:.0f} ms behind adapt --mcp"
     )
     print(
-        f"tools/call: {per_call[0] * 1000:.2f} ms direct, {per_call[1] * 1000:.2f} ms behind "
-        f"adapt --mcp (median of {runs} sessions of {calls} calls)"
+        f"tools/call: {per_call['direct'] * 1000:.2f} ms direct, "
+        f"{per_call['behind'] * 1000:.2f} ms behind adapt --mcp "
+        f"(median of {runs} sessions of {calls} calls)"
     )
     verdict = "ok" if ratio <= limit else "TOO SLOW"
-    print(f"ratio {ratio:.2f} (limit {limit:.2f}): {verdict}")
+    load = f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    print(f"ratio {ratio:.2f} (limit {limit:.2f}): {verdict} ({load})")
     return 0 if ratio <= limit else 1
+
+
+LARGE = (20_000_000, 80_000_000)  # bytes of text in the message
+
+
+class _Line:
+    """A JSON-RPC peer on the other end of two pipes: `adapt --mcp` or the server itself."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.ids = 0
+        params = {"protocolVersion": "2025-11-25", "capabilities": {},
+                  "clientInfo": {"name": "bench", "version": "1"}}  # fmt: skip
+        self.ask("initialize", params)
+
+    def ask(self, method: str, params: dict[str, object]) -> bytes:
+        """One request, its answer's line (read whole, not parsed: the client's own cost)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.ids += 1
+        message = {"jsonrpc": "2.0", "id": self.ids, "method": method, "params": params}
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line.startswith(b'{"jsonrpc"') or b'"error"' in line[:200]:
+            sys.exit(f"error: {line[:300]!r}")
+        return line
+
+    def call(self, kind: str, size: int) -> float:
+        """Seconds for a tools/call whose request (`size`) or result (`big`) is `size` bytes."""
+        arguments = {"text": "y" * size} if kind == "size" else {"size": size}
+        start = time.perf_counter()
+        line = self.ask("tools/call", {"name": kind, "arguments": arguments})
+        took = time.perf_counter() - start
+        expected = str(size) if kind == "size" else "x" * 16
+        if expected.encode() not in line[:200]:
+            sys.exit(f"error: unexpected answer {line[:200]!r}")
+        return took
+
+    def close(self) -> int:
+        """Its peak memory (VmHWM, bytes; 0 where /proc has none), then its end."""
+        peak = 0
+        status = Path(f"/proc/{self.proc.pid}/status")
+        if status.exists():
+            for row in status.read_text().splitlines():
+                if row.startswith("VmHWM:"):
+                    peak = int(row.split()[1]) * 1024
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(60)
+        return peak
+
+
+def large(runs: int, linear: float) -> int:
+    server = [sys.executable, str(Path(__file__).with_name("large_server.py"))]
+    behind = _Line([*adapt_command(), "adapt", "--mcp", "--max-message", "128MiB", "--", *server])
+    direct = _Line(server)
+    times: dict[tuple[str, str, int], list[float]] = {}
+    for peer in (behind, direct):  # warm-up: each way once, untimed
+        peer.call("big", LARGE[0])
+        peer.call("size", LARGE[0])
+    for _ in range(runs):
+        for size in LARGE:
+            for kind in ("size", "big"):
+                for name, peer in (("behind", behind), ("direct", direct)):
+                    times.setdefault((name, kind, size), []).append(peer.call(kind, size))
+    peak = behind.close()
+    direct.close()
+    worst = 0.0
+    for kind, way in (("size", "client -> server"), ("big", "server -> client (converted)")):
+        medians = {k: statistics.median(v) for k, v in times.items() if k[1] == kind}
+        own = {
+            size: medians["behind", kind, size] - medians["direct", kind, size] for size in LARGE
+        }
+        ratio = medians["behind", kind, LARGE[1]] / medians["behind", kind, LARGE[0]]
+        worst = max(worst, ratio)
+        print(
+            f"{way}: 20 MB {medians['behind', kind, LARGE[0]]:.3f} s behind "
+            f"({medians['direct', kind, LARGE[0]]:.3f} s direct, relay {own[LARGE[0]]:.3f} s); "
+            f"80 MB {medians['behind', kind, LARGE[1]]:.3f} s "
+            f"({medians['direct', kind, LARGE[1]]:.3f} s direct, relay {own[LARGE[1]]:.3f} s); "
+            f"80/20 {ratio:.2f}x behind, relay alone {own[LARGE[1]] / own[LARGE[0]]:.2f}x"
+        )
+    if peak:
+        print(
+            f"adapter peak memory {peak / 2**20:.0f} MiB (80 MB messages: {peak / LARGE[1]:.1f}x)"
+        )
+    verdict = "ok" if worst <= linear else "NOT LINEAR"
+    load = f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    print(f"80 MB / 20 MB at most {linear:g}x: {verdict} (median of {runs} rounds; {load})")
+    return 0 if worst <= linear else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--runs", type=int, default=30, help="runs of each (default 30)")
     parser.add_argument("--mcp", action="store_true", help="measure adapt --mcp instead")
+    parser.add_argument(
+        "--large", action="store_true", help="time 20 MB and 80 MB messages through adapt --mcp"
+    )
+    parser.add_argument(
+        "--linear", type=float, default=5.0, help="--large: highest 80 MB / 20 MB time ratio"
+    )
     parser.add_argument("--limit-ms", type=float, default=30.0, help="local: highest overhead")
     parser.add_argument("--limit", type=float, default=1.2, help="--mcp: highest ratio")
     parser.add_argument(
-        "--against", type=Path, help="local: also time the jp_migrate under this directory"
+        "--against", type=Path, help="local, --mcp: also time the jp_migrate under this directory"
     )
     parser.add_argument("--breakdown", action="store_true", help="local: where the overhead goes")
     parser.add_argument(
@@ -248,8 +363,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if args.large:
+        return large(args.runs, args.linear)
     if args.mcp:
-        return mcp(args.runs, args.limit, args.floor)
+        return mcp(args.runs, args.limit, args.floor, args.against)
     with tempfile.TemporaryDirectory(prefix="bench-adapt-") as tmp:
         env = None if args.no_bytecode else bytecode_env(Path(tmp))
         return local(args.runs, args.limit_ms, args.against, args.breakdown, env)
