@@ -492,10 +492,57 @@ def test_a_line_over_the_limit_keeps_only_its_edges() -> None:
         (b'{"result":{"content":[]},"id":3}', b"", 3),
         (b'{"params":{"id":5,"t":"aa', b'aa"}}', None),  # an id inside the params: not its
         (b'{"t":"aa', b'a\\",\\"id\\":5}"}', None),  # one inside a string
-        (b"garbage {\"id\":1}", b"", None),
+        (b'garbage {"id":1}', b"", None),
     ],
 )
 def test_a_messages_id_is_read_from_its_edges(head: bytes, tail: bytes, found: Any) -> None:
     from jp_migrate.adapt.wire import members
 
     assert members(head, tail).get("id") == found
+
+
+@pytest.mark.parametrize(
+    ("args", "tool", "rule"),
+    [
+        (
+            ["--max-message", "1MiB"],
+            printing_tool(3 * MiB, start="é\n".encode()),
+            "adapt-raw-output",
+        ),
+        (["--max-message", "1MiB"], printing_tool(3 * MiB, code=2), "adapt-raw-over-limit-failure"),
+        ([], printing_tool(3000), "adapt-raw-output"),
+    ],
+    ids=["streamed", "streamed, then a failure", "written from its bytes"],
+)
+def test_a_streamed_envelopes_provenance_is_that_of_what_was_printed(
+    marked: Marked, args: list[str], tool: list[str], rule: str
+) -> None:
+    import hashlib
+
+    done = subprocess.run(
+        adapt_command("--provenance", *args, "--", *tool),
+        capture_output=True, env=marked.env(), timeout=WAIT, check=False,
+    )  # fmt: skip
+    envelope = json.loads(done.stdout)
+    record = envelope["_meta"].pop("computer.jp/provenance")
+    if not envelope["_meta"]:
+        del envelope["_meta"]
+    printed = json.dumps(envelope, ensure_ascii=False, separators=(",", ":")) + "\n"
+    stdout = subprocess.run(tool, capture_output=True, timeout=WAIT, check=False).stdout
+    assert record["rules"] == [rule]
+    assert record["output"]["sha256"] == hashlib.sha256(printed.encode()).hexdigest()
+    assert record["input"]["sha256"] == hashlib.sha256(stdout).hexdigest()
+
+
+def test_an_oversize_message_whose_id_is_out_of_sight_is_answered_by_null() -> None:
+    """Neither in its first nor its last bytes: the client must still hear something."""
+    from jp_migrate.adapt.pipes import Oversize
+    from jp_migrate.adapt.relay import Relay
+
+    to_client: list[bytes] = []
+    relay = Relay("srv", to_client.append, lambda line: None, lambda: "", limit=100)
+    relay.from_client(Oversize(b'{"method":"tools/call","params":{"t":"aaa', b'aaa"}}', 500))
+    relay.from_client(Oversize(b'{"jsonrpc":"2.0","id":3,"result":{"x":"', b'"}}', 500))
+    (answer,) = (json.loads(line) for line in to_client)  # an answer nobody asked: dropped
+    assert answer["id"] is None and answer["error"]["code"] == -32600
+    assert "is 500 bytes, more than the adapter's limit of 100" in answer["error"]["message"]

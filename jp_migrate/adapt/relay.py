@@ -221,8 +221,9 @@ class Relay:
 
     def _unread_from_client(self, found: dict[str, Any], code: int, why: str) -> None:
         """A client's message the relay cannot read (`found`: what its first and last bytes
-        tell): a request is answered with an error (by its id when that shows), the answer to
-        a request is passed on as an error, a notification is dropped."""
+        tell): the answer to a request is passed on as an error, anything else is answered
+        with an error, by its id when that shows (else null: it may be a request whose id
+        is out of sight, which must hear something)."""
         key = found.get("id")
         if "method" not in found and ("result" in found or "error" in found):
             error = _rpc(code, f"the client's answer {why}")
@@ -235,9 +236,8 @@ class Relay:
             else:
                 warn(f"adapt --mcp: an answer from the client {why}: dropped")
             return
-        if "method" in found and "id" not in found:
-            warn(f"adapt --mcp: a message from the client {why}: dropped")
-            return
+        if "method" in found and "id" not in found:  # a notification, or its id unseen
+            warn(f"adapt --mcp: a message from the client with no id in sight {why}")
         self._error(key if valid_id(key) else None, code, f"the message {why}")
 
     def _tool_call(self, key: Any, msg: dict[str, Any], line: bytes) -> None:
