@@ -52,7 +52,7 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int:
     metavar="SIZE",
     help=(
         "The largest JSON message (--mcp) or tool output document read whole, in bytes or"
-        " KiB/MiB/GiB (default 64MiB); a larger one is answered with an error."
+        " with KiB, MiB, GiB (default 64MiB)."
     ),
 )
 @click.option(
