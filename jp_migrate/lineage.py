@@ -110,6 +110,18 @@ class Lineage:
         """A watcher ending `pid`'s process group if we die before `Watch.done` (Linux)."""
         return Watch(pid) if self.prctl is not None else None
 
+    def reap(self, spare: Collection[int] = ()) -> None:
+        """Reap the children of ours but `spare` that have exited: orphans that came to us and
+        ended on their own would otherwise stay zombies (a pid each) until the end."""
+        if not self.subreaper:
+            return
+        for pid in children():
+            if pid not in spare:
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+
     def end_descendants(self, spare: Collection[int] = ()) -> int:
         """SIGKILL every child of ours but `spare` (and the group each leads), reap them, and
         again for the orphans that come to us as they die; how many were ended (a watcher
@@ -167,6 +179,8 @@ class Watch:
         not waited for: it is reaped with the adapter's other children, or by init)."""
         try:
             os.write(self.write, b"done")
+        except OSError:  # the watcher is gone already (killed): nothing to tell it
+            pass
         finally:
             os.close(self.write)
 

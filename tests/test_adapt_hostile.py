@@ -546,3 +546,23 @@ def test_an_oversize_message_whose_id_is_out_of_sight_is_answered_by_null() -> N
     (answer,) = (json.loads(line) for line in to_client)  # an answer nobody asked: dropped
     assert answer["id"] is None and answer["error"]["code"] == -32600
     assert "is 500 bytes, more than the adapter's limit of 100" in answer["error"]["message"]
+
+
+def test_what_comes_to_the_adapter_and_ends_is_reaped_as_it_goes(marked: Marked) -> None:
+    """As a subreaper the adapter inherits the orphans a tool leaves; those that end on
+    their own are reaped while the tool still runs (not kept as zombies until the end)."""
+    script = str(Path(__file__).parent / "data" / "adapt" / "orphans.py")
+    done = subprocess.run(
+        adapt_command("--", PY, script, "20"),
+        capture_output=True, env=marked.env(), timeout=WAIT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"][0]["text"] == "zombies left: 0\n"
+
+
+def test_what_comes_to_the_mcp_adapter_and_ends_is_reaped_in_the_session(marked: Marked) -> None:
+    wire = Wire(marked)
+    wire.handshake()
+    wire.call(1, "orphans", {"count": 20})
+    assert text_of(wire.recv()) == "zombies left: 0"
+    _closed(wire)

@@ -149,8 +149,9 @@ class Front:
         self._thread("adapt-wait", self._wait_server)
         self.reading_server = self._thread("adapt-server", self._from_server, server.stdout)
         self._thread("adapt-client", self._from_client, stdin, to_server)
+        own = (server.pid,) if self.watch is None else (server.pid, self.watch.pid)
         while not self.done.wait(1.0):  # a timeout: signals are handled between waits
-            pass
+            self.lineage.reap(own)  # what the server left and ended on its own
 
     def _thread(self, name: str, target: Callable[..., None], *args: Any) -> threading.Thread:
         thread = threading.Thread(target=target, args=args, name=name, daemon=True)

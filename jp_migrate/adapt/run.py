@@ -108,11 +108,14 @@ def run(
             _kill_group(pid)
             lineage.end_descendants(spare)
 
+        def reap() -> None:  # what came to us from the tool and ended on its own
+            lineage.reap(spare)
+
         for signum in received:  # a signal that came before the tool's group was known
             _kill_group(pid, signum)
         try:
             outputs = ((out_r, on_stdout), (err_r, on_stderr))
-            timed_out = _collect(pid, outputs, received, timeout, end_rest)
+            timed_out = _collect(pid, outputs, received, timeout, end_rest, reap)
         finally:
             _kill_group(pid)  # what the tool left running in its group goes with it
             os.close(out_r)
@@ -160,10 +163,12 @@ def _collect(
     received: list[int],
     timeout: float | None,
     end_rest: Callable[[], None],
+    reap: Callable[[], None],
 ) -> bool:
     """Both pipes read to their end (each chunk to its feed) and the tool exited (as a host
     waits for both); whether the timeout ended the run.
 
+    What came to us from the tool and ended is reaped every POLL_SECONDS (`reap`).
     The group (and what detached from it: `end_rest`) is killed when the tool has
     exited but something it started still holds its output open, when `timeout`
     passes, or GRACE_SECONDS after a forwarded signal the tool did not end on (a
@@ -180,6 +185,7 @@ def _collect(
     signalled: float | None = None
     timed_out = False
     exit_wait = EXIT_POLL_SECONDS
+    reaped = time.monotonic()
     while True:
         wait = POLL_SECONDS
         if not open_fds:
@@ -195,6 +201,9 @@ def _collect(
         if exited and not open_fds:
             break
         now = time.monotonic()
+        if now - reaped >= POLL_SECONDS:
+            reap()
+            reaped = now
         if drain_until is not None:
             if now >= drain_until or not open_fds:
                 break

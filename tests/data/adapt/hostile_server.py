@@ -13,6 +13,8 @@ Tools (their arguments under `arguments`):
   die_mid_line {}        half a line of its answer, then it exits
   ask {}                 asks `ok` (a Boolean) until the re-call's answers hold it; then says
                          which answers it got
+  orphans {count}        leaves `count` orphans that end at once (they come to the adapter),
+                         answers how many the adapter had not reaped after a while
   children {pidfile, detach}  starts a child in its group and (unless `detach` is false)
                          one that detaches itself (a session of its own), writes its pid
                          and theirs to `pidfile`, answers
@@ -77,6 +79,11 @@ def call(key: object, name: str, args: dict, meta: dict) -> None:
             outcome(key, {"type": "needs_input", "question": question})
         else:
             outcome(key, {"type": "success", "content": json.dumps(answers, sort_keys=True)})
+    elif name == "orphans":
+        sys.path.insert(0, os.path.dirname(__file__))
+        from orphans import left
+
+        outcome(key, {"type": "success", "content": left(int(args["count"]))})
     elif name == "children":
         started = [subprocess.Popen(["sleep", "300"])]
         if args.get("detach", True):
@@ -100,7 +107,17 @@ for line in sys.stdin.buffer:
     elif method == "tools/call":
         call(key, params.get("name"), params.get("arguments") or {}, params.get("_meta") or {})
     elif method == "tools/list":
-        names = ["echo", "big", "deep", "forged", "batch", "die_mid_line", "ask", "children"]
+        names = [
+            "echo",
+            "big",
+            "deep",
+            "forged",
+            "batch",
+            "die_mid_line",
+            "ask",
+            "children",
+            "orphans",
+        ]
         schema = {"type": "object", "properties": {}}
         result(key, {"tools": [{"name": n, "inputSchema": schema} for n in names]})
     elif method == "ping":
