@@ -1,5 +1,5 @@
 """`adapt --mcp` and `adapt -- CMD` on a hostile wire: a client and a server in plain Python
-(tests/hostile_support.py, tests/data/adapt/hostile_server.py) that send what they should
+(tests/hostile_wire_support.py, tests/data/adapt/hostile_server.py) that send what they should
 not. Each test has a bounded wait (no hang), and checks there is no traceback, no process
 of the test's left (by its environment marker), and, where a message is large, the
 adapter's peak memory against the size limit."""
@@ -453,16 +453,22 @@ def test_what_an_mcp_server_leaves_behind_is_ended_with_the_session(marked: Mark
 
 @pytest.mark.parametrize(("depth", "read"), [(127, True), (128, False)])
 def test_the_bridge_reads_an_mcp_result_only_as_deep_as_jp_does(depth: int, read: bool) -> None:
+    import anyio
+
     from jp_migrate.bridge.config import McpServer
     from jp_migrate.bridge.errors import BridgeError
     from jp_migrate.bridge.mcp_client import McpSession
 
-    with McpSession(McpServer("hostile", PY, (HOSTILE,)), Path.cwd(), timeout=WAIT) as session:
-        if read:
-            assert session.call("deep", {"depth": depth}, meta=None).result is not None
-        else:
-            with pytest.raises(BridgeError, match=r"nested too deeply \(JP reads 127 levels"):
-                session.call("deep", {"depth": depth}, meta=None)
+    async def call() -> Any:
+        server = McpServer("hostile", PY, (HOSTILE,))
+        async with McpSession(server, Path.cwd(), timeout=WAIT) as session:
+            return (await session.call("deep", {"depth": depth}, meta=None)).result
+
+    if read:
+        assert anyio.run(call) is not None
+    else:
+        with pytest.raises(BridgeError, match=r"nested too deeply \(JP reads 127 levels"):
+            anyio.run(call)
 
 
 # ── the pieces on their own ──

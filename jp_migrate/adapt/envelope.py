@@ -113,7 +113,9 @@ def adapt(
     obj = outcome_reading(out)
     shape = outcome_shape(obj)
     if shape == "success":
-        return Adapted(_line({"content": [_text(obj["content"])]}), SUCCESS, False)
+        content = obj["content"]
+        del out, obj  # the output's text is let go before its content is written out again
+        return Adapted(_line({"content": [_text(content)]}), SUCCESS, False)
     if shape == "error":
         meta = {ERROR_META: {"transient": obj["transient"], "trace": list(obj["trace"])}}
         envelope = {"content": [_text(obj["message"])], "isError": True, "_meta": meta}

@@ -15,6 +15,7 @@ the failure text) up to the limit, past it only its end.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from jp_migrate.adapt import envelope
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 STDERR_TAIL = 4096  # of a stderr over the limit, the bytes the envelope keeps
+_JSON_SPACE = re.compile(rb"[ \t\n\r]*")
 
 
 def _say(message: str) -> None:
@@ -48,7 +50,7 @@ class Stdout:
     def __init__(self, output: Output, limit: int) -> None:
         self.output = output
         self.limit = limit
-        self.chunks: list[bytes] = []
+        self.kept = bytearray()  # one buffer, grown in place: no list of chunks to join
         self.size = 0
         self.digest = _sha256() if output.provenance else None
         self.raw: RawText | None = None  # the streamed text block, once started
@@ -61,36 +63,31 @@ class Stdout:
         if self.raw is not None:
             self.raw.feed(data)
         elif not self.over:
-            self.chunks.append(data)
+            self.kept += data
             if self.size > self.limit:
                 self._past_limit()
 
     def _past_limit(self) -> None:
-        held, self.chunks = self.chunks, []
+        held, self.kept = self.kept, bytearray()
         if envelope.may_be_document(_head(held)):
             self.over = True
             return
         self.raw = self.output.raw()
-        for chunk in held:
-            self.raw.feed(chunk)
+        self.raw.feed(held)
 
-    def held(self) -> bytes:
-        """All of stdout (under the limit), handed over: the chunks are let go."""
-        held, self.chunks = b"".join(self.chunks), []
+    def held(self) -> bytearray:
+        """All of stdout (under the limit), handed over."""
+        held, self.kept = self.kept, bytearray()
         return held
 
     def input_digest(self) -> str | None:
         return None if self.digest is None else self.digest.hexdigest()
 
 
-def _head(chunks: list[bytes], size: int = 4096) -> bytes:
+def _head(held: bytearray, size: int = 4096) -> bytes:
     """The first `size` bytes of the output from its first one that is not JSON whitespace."""
-    head = b""
-    for chunk in chunks:
-        head = (head + chunk).lstrip(b" \t\n\r")
-        if len(head) >= size:
-            break
-    return head[:size]
+    start = _JSON_SPACE.match(held).end()  # type: ignore[union-attr]  # always matches
+    return bytes(held[start : start + size])
 
 
 class Stderr:
@@ -183,7 +180,7 @@ def _emit(
 def _plainly_raw(held: bytes) -> bool:
     """Output that can only be raw text: no JSON document that may be an `Outcome` or an
     envelope, and valid UTF-8."""
-    if envelope.may_be_document(_head([held])):
+    if envelope.may_be_document(_head(held)):
         return False
     try:
         held.decode("utf-8")
